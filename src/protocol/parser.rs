@@ -1,0 +1,327 @@
+//! Parsing one input line into a [`Command`] with nom.
+//!
+//! The first token picks the command; its arguments are then parsed with `cut` wherever a keyword
+//! has committed to a form, so that errors separate "unknown command" from "bad arguments for a
+//! known command" and name what was expected.
+
+use std::fmt;
+use std::str::FromStr;
+
+use nom::branch::alt;
+use nom::bytes::complete::take_till1;
+use nom::character::complete::space0;
+use nom::combinator::{cut, eof, opt, value};
+use nom::error::{ErrorKind, ParseError as NomParseError};
+use nom::multi::{many0, many1};
+use nom::sequence::preceded;
+use nom::{Err as NomErr, IResult, Parser};
+
+use super::command::{Command, Dialect, Query};
+use crate::engine::PositionBase;
+use crate::rules::{Move, Variant};
+
+/// Why a line is not a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// The first word is not a command.
+    Unknown(String),
+    /// A known command with arguments that do not fit its grammar.
+    BadArguments {
+        command: String,
+        expected: String,
+        found: String,
+    },
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Unknown(name) => write!(
+                f,
+                "unknown command '{}' (help lists the commands)",
+                shorten(name)
+            ),
+            ParseError::BadArguments {
+                command,
+                expected,
+                found,
+            } => write!(
+                f,
+                "bad arguments for '{command}': expected {expected}, found {found}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The parser's error: where it failed and what it wanted there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Syntax<'a> {
+    at: &'a str,
+    expected: String,
+}
+
+impl<'a> NomParseError<&'a str> for Syntax<'a> {
+    fn from_error_kind(at: &'a str, _: ErrorKind) -> Self {
+        Syntax {
+            at,
+            expected: "something else".to_string(),
+        }
+    }
+
+    fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
+        other
+    }
+}
+
+type PResult<'a, O> = IResult<&'a str, O, Syntax<'a>>;
+
+const MOVE: &str = "a move (a pit letter A-X or a-x, or pass)";
+
+fn is_blank(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
+/// One token: a run of characters other than spaces and tabs, after optional blanks.
+fn token(i: &str) -> PResult<'_, &str> {
+    preceded(space0, take_till1(is_blank)).parse(i)
+}
+
+fn fail<'a, O>(at: &'a str, expected: impl Into<String>) -> PResult<'a, O> {
+    Err(NomErr::Error(Syntax {
+        at,
+        expected: expected.into(),
+    }))
+}
+
+/// A recoverable error of `parser` becomes "expected `what`" where `parser` started; a committed
+/// (`cut`) error keeps its own, more precise, message.
+fn expect<'a, O>(
+    what: &'static str,
+    mut parser: impl Parser<&'a str, Output = O, Error = Syntax<'a>>,
+) -> impl Parser<&'a str, Output = O, Error = Syntax<'a>> {
+    move |i: &'a str| {
+        parser.parse(i).map_err(|e| match e {
+            NomErr::Error(_) => NomErr::Error(Syntax {
+                at: i,
+                expected: what.to_string(),
+            }),
+            other => other,
+        })
+    }
+}
+
+/// Exactly the word `word` (case-sensitive, as in UCI).
+fn keyword<'a>(word: &'static str) -> impl Parser<&'a str, Output = &'a str, Error = Syntax<'a>> {
+    move |i: &'a str| match token(i) {
+        Ok((rest, t)) if t == word => Ok((rest, t)),
+        _ => fail(i, format!("'{word}'")),
+    }
+}
+
+/// A token read as a `T` (a number, a variant, …).
+fn parsed<'a, T: FromStr>(
+    what: &'static str,
+) -> impl Parser<&'a str, Output = T, Error = Syntax<'a>> {
+    move |i: &'a str| {
+        let (rest, t) = token(i)?;
+        match t.parse::<T>() {
+            Ok(v) => Ok((rest, v)),
+            Err(_) => fail(i, what),
+        }
+    }
+}
+
+/// An optional argument: absent at the end of the line, otherwise it must read as a `T`.
+fn optional<'a, T: FromStr>(
+    what: &'static str,
+) -> impl Parser<&'a str, Output = Option<T>, Error = Syntax<'a>> {
+    move |i: &'a str| match token(i) {
+        Err(_) => Ok((i, None)),
+        Ok((rest, t)) => t.parse::<T>().map(|v| (rest, Some(v))).map_err(|_| {
+            NomErr::Failure(Syntax {
+                at: i,
+                expected: what.to_string(),
+            })
+        }),
+    }
+}
+
+/// A move name; once a token is there it must be a move.
+fn move_name(i: &str) -> PResult<'_, Move> {
+    let (rest, t) = token(i)?;
+    t.parse::<Move>().map(|mv| (rest, mv)).map_err(|_| {
+        NomErr::Failure(Syntax {
+            at: i,
+            expected: MOVE.to_string(),
+        })
+    })
+}
+
+/// Nothing but blanks left.
+fn end_of_line(i: &str) -> PResult<'_, ()> {
+    expect("the end of the line", preceded(space0, eof))
+        .map(|_| ())
+        .parse(i)
+}
+
+/// A whole argument list: `parser`, then the end of the line.
+fn whole<'a, O>(
+    mut parser: impl Parser<&'a str, Output = O, Error = Syntax<'a>>,
+    i: &'a str,
+) -> PResult<'a, O> {
+    let (rest, out) = parser.parse(i)?;
+    let (rest, ()) = cut(end_of_line).parse(rest)?;
+    Ok((rest, out))
+}
+
+fn position(i: &str) -> PResult<'_, Command> {
+    let base = expect(
+        "startpos, fen <position string> or random <seed>",
+        alt((
+            value(PositionBase::StartPos, keyword("startpos")),
+            preceded(keyword("fen"), cut(expect("a position string", token)))
+                .map(|text: &str| PositionBase::PositionString(text.to_string())),
+            preceded(
+                keyword("random"),
+                cut(parsed::<u64>("a seed (an integer from 0 to 2^64-1)")),
+            )
+            .map(PositionBase::Random),
+        )),
+    );
+    let moves = opt(preceded(
+        expect("'moves' or the end of the line", keyword("moves")),
+        many0(move_name),
+    ));
+    whole((base, moves), i).map(|(rest, (base, moves))| {
+        (
+            rest,
+            Command::Position {
+                base,
+                moves: moves.unwrap_or_default(),
+            },
+        )
+    })
+}
+
+fn setoption(i: &str) -> PResult<'_, Command> {
+    let (i, _) = cut(keyword("name")).parse(i)?;
+    let (rest, tokens) = many0(token).parse(i)?;
+    let split = tokens.iter().position(|&t| t == "value");
+    let (name, value) = match split {
+        Some(at) => (&tokens[..at], Some(&tokens[at + 1..])),
+        None => (&tokens[..], None),
+    };
+    if name.is_empty() {
+        return Err(NomErr::Failure(Syntax {
+            at: i,
+            expected: "an option name".to_string(),
+        }));
+    }
+    Ok((
+        rest,
+        Command::SetOption {
+            name: name.join(" "),
+            value: value.map(|v| v.join(" ")),
+        },
+    ))
+}
+
+fn query(i: &str) -> PResult<'_, Command> {
+    let what = alt((
+        value(Query::Fen, keyword("fen")),
+        value(Query::Moves, keyword("moves")),
+        value(Query::GameOver, keyword("gameover")),
+        value(Query::P1Turn, keyword("p1turn")),
+        value(Query::Result, keyword("result")),
+        value(Query::Score, keyword("score")),
+        value(Query::Side, keyword("side")),
+    ));
+    whole(
+        expect("fen, moves, gameover, p1turn, result, score or side", what),
+        i,
+    )
+    .map(|(rest, q)| (rest, Command::Query(q)))
+}
+
+fn depth(i: &str) -> PResult<'_, u32> {
+    whole(cut(parsed::<u32>("a depth (a non-negative integer)")), i)
+}
+
+fn no_arguments(command: Command, i: &str) -> PResult<'_, Command> {
+    whole(space0, i).map(|(rest, _)| (rest, command))
+}
+
+/// Parses one line (without its line end). `Ok(None)` for a blank line, which is ignored.
+pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
+    let Ok((args, name)) = token(line) else {
+        return Ok(None);
+    };
+    let parsed = match name {
+        "uci" => no_arguments(Command::Handshake(Dialect::Uci), args),
+        "ugi" => no_arguments(Command::Handshake(Dialect::Ugi), args),
+        "isready" => no_arguments(Command::IsReady, args),
+        "ucinewgame" | "uginewgame" => no_arguments(Command::NewGame, args),
+        "setoption" => setoption(args),
+        "variant" => whole(
+            optional::<Variant>("mangala-ii, mangala-iv, al-manqala or anywoli"),
+            args,
+        )
+        .map(|(rest, v)| (rest, Command::Variant(v))),
+        "position" => position(args),
+        "move" => whole(expect(MOVE, many1(move_name)), args)
+            .map(|(rest, moves)| (rest, Command::Move(moves))),
+        "undo" => whole(
+            optional::<usize>("a number of moves (a non-negative integer)"),
+            args,
+        )
+        .map(|(rest, n)| (rest, Command::Undo(n.unwrap_or(1)))),
+        "query" => query(args),
+        "perft" => depth(args).map(|(rest, d)| (rest, Command::Perft(d))),
+        "go" => preceded(
+            cut(expect(
+                "perft <depth> (this build's only kind of go)",
+                keyword("perft"),
+            )),
+            depth,
+        )
+        .parse(args)
+        .map(|(rest, d)| (rest, Command::Perft(d))),
+        "d" => no_arguments(Command::Display, args),
+        "help" => no_arguments(Command::Help, args),
+        "stop" => no_arguments(Command::Stop, args),
+        "quit" => no_arguments(Command::Quit, args),
+        _ => return Err(ParseError::Unknown(name.to_string())),
+    };
+    match parsed {
+        Ok((_, command)) => Ok(Some(command)),
+        Err(NomErr::Error(e) | NomErr::Failure(e)) => Err(ParseError::BadArguments {
+            command: name.to_string(),
+            expected: e.expected,
+            found: describe(e.at),
+        }),
+        Err(NomErr::Incomplete(_)) => Err(ParseError::BadArguments {
+            command: name.to_string(),
+            expected: "more input".to_string(),
+            found: "the end of the line".to_string(),
+        }),
+    }
+}
+
+/// The token at `at`, quoted and shortened, or "the end of the line".
+fn describe(at: &str) -> String {
+    match token(at) {
+        Ok((_, t)) => format!("'{}'", shorten(t)),
+        Err(_) => "the end of the line".to_string(),
+    }
+}
+
+/// At most 40 characters of `text`, so that error lines stay short whatever was sent.
+fn shorten(text: &str) -> String {
+    const LIMIT: usize = 40;
+    match text.char_indices().nth(LIMIT) {
+        Some((cut_at, _)) => format!("{}…", &text[..cut_at]),
+        None => text.to_string(),
+    }
+}

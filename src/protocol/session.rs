@@ -1,0 +1,308 @@
+//! The daemon's main loop: input arrives from a reader thread, jobs report from their own thread,
+//! and this loop runs one command at a time on the engine.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
+
+use super::command::{Command, Query};
+use super::input::{InputLine, MAX_LINE_BYTES, read_line};
+use super::parser::parse_line;
+use super::reply;
+use crate::engine::{Engine, PerftEvent};
+use crate::rules::{LastFourRule, Variant};
+
+/// Where replies go: one line at a time, flushed at once, shared with job threads.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    pub fn new(writer: impl Write + Send + 'static) -> Output {
+        Output(Arc::new(Mutex::new(Box::new(writer))))
+    }
+
+    /// Writes one line and flushes it. A client that has gone away is logged, not fatal: the
+    /// engine ends when its input ends.
+    pub fn line(&self, text: &str) {
+        let mut writer = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let written = writeln!(writer, "{text}").and_then(|()| writer.flush());
+        if let Err(e) = written {
+            log::warn!("cannot write to the client: {e}");
+        }
+    }
+
+    pub fn lines(&self, lines: impl IntoIterator<Item = String>) {
+        for line in lines {
+            self.line(&line);
+        }
+    }
+}
+
+/// What the main loop waits for.
+enum Event {
+    Input(InputLine),
+    EndOfInput,
+    JobDone,
+}
+
+/// A line as parsed on arrival: a command, or the error to report for it.
+enum Request {
+    Run(Command),
+    Refuse(String),
+}
+
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Runs the protocol on `input` and `output` until `quit` or the end of input.
+pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
+    let (events, inbox) = mpsc::channel();
+    let reader_events = events.clone();
+    let spawned = std::thread::Builder::new()
+        .name("input".into())
+        .spawn(move || read_input(input, reader_events));
+    if let Err(e) = spawned {
+        log::error!("cannot start the input thread: {e}");
+        return;
+    }
+    let mut session = Session {
+        engine: Engine::new(),
+        out: Output::new(output),
+        events,
+        waiting: VecDeque::new(),
+        input_closed: false,
+    };
+    for event in inbox {
+        let flow = match event {
+            Event::Input(line) => session.on_input(line),
+            Event::EndOfInput => session.on_end_of_input(),
+            Event::JobDone => session.on_job_done(),
+        };
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    session.engine.stop();
+    session.engine.finish_job();
+}
+
+fn read_input(mut input: impl BufRead, events: Sender<Event>) {
+    loop {
+        match read_line(&mut input) {
+            Ok(Some(line)) => {
+                if events.send(Event::Input(line)).is_err() {
+                    return;
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                log::error!("cannot read input: {e}");
+                break;
+            }
+        }
+    }
+    let _ = events.send(Event::EndOfInput);
+}
+
+fn interrupts(request: &Request) -> bool {
+    matches!(request, Request::Run(command) if command.interrupts_job())
+}
+
+struct Session {
+    engine: Engine,
+    out: Output,
+    events: Sender<Event>,
+    /// Requests that arrived while a job ran and must wait for it, in arrival order.
+    waiting: VecDeque<Request>,
+    input_closed: bool,
+}
+
+impl Session {
+    fn on_input(&mut self, line: InputLine) -> Flow {
+        let request = match line {
+            InputLine::Text(text) => {
+                log::debug!("<< {text}");
+                match parse_line(&text) {
+                    Ok(Some(command)) => Request::Run(command),
+                    Ok(None) => return Flow::Continue,
+                    Err(e) => Request::Refuse(e.to_string()),
+                }
+            }
+            InputLine::TooLong => {
+                Request::Refuse(format!("line longer than {MAX_LINE_BYTES} bytes ignored"))
+            }
+            InputLine::NotUtf8 => Request::Refuse("line is not valid UTF-8".to_string()),
+        };
+        // Input is carried out in order: while a job runs, what comes after it waits, so that
+        // a script reads the same transcript however fast the machine is. `stop` acts on the
+        // job running when its turn comes; `quit` never waits.
+        let is_quit = matches!(request, Request::Run(Command::Quit));
+        if self.engine.is_busy() && !is_quit && !(self.waiting.is_empty() && interrupts(&request)) {
+            self.waiting.push_back(request);
+            return Flow::Continue;
+        }
+        self.handle(request)
+    }
+
+    fn on_end_of_input(&mut self) -> Flow {
+        self.input_closed = true;
+        if self.engine.is_busy() {
+            // Finish the running job and what waits for it, as if the input had been read
+            // one command at a time.
+            Flow::Continue
+        } else {
+            Flow::Quit
+        }
+    }
+
+    fn on_job_done(&mut self) -> Flow {
+        self.engine.finish_job();
+        while let Some(request) = self.waiting.pop_front() {
+            if self.engine.is_busy() && !interrupts(&request) {
+                self.waiting.push_front(request);
+                break;
+            }
+            if self.handle(request) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        if self.input_closed && !self.engine.is_busy() {
+            Flow::Quit
+        } else {
+            Flow::Continue
+        }
+    }
+
+    fn handle(&mut self, request: Request) -> Flow {
+        match request {
+            Request::Run(command) => self.execute(command),
+            Request::Refuse(message) => {
+                self.out.line(&reply::error(message));
+                Flow::Continue
+            }
+        }
+    }
+
+    fn execute(&mut self, command: Command) -> Flow {
+        let out = self.out.clone();
+        match command {
+            Command::Handshake(dialect) => out.lines(reply::handshake(
+                dialect,
+                self.engine.variant(),
+                self.engine.last_four_rule(),
+            )),
+            Command::IsReady => out.line("readyok"),
+            Command::SetOption { name, value } => {
+                if let Err(message) = self.set_option(&name, value.as_deref()) {
+                    out.line(&reply::error(message));
+                }
+            }
+            // Nothing is learned across games yet (no search tables): nothing to forget.
+            Command::NewGame => {}
+            Command::Variant(None) => out.lines(reply::variant_list(self.engine.variant())),
+            Command::Variant(Some(variant)) => self.engine.set_variant(variant),
+            Command::Position { base, moves } => {
+                if let Err(e) = self.engine.set_position(&base, &moves) {
+                    out.line(&reply::error(e));
+                }
+            }
+            Command::Move(moves) => {
+                if let Err(e) = self.engine.play(&moves) {
+                    out.line(&reply::error(e));
+                }
+            }
+            Command::Undo(count) => {
+                if let Err(e) = self.engine.undo(count) {
+                    out.line(&reply::error(e));
+                }
+            }
+            Command::Query(query) => self.answer(query),
+            Command::Perft(depth) => self.start_perft(depth),
+            Command::Display => out.lines(reply::diagram(self.engine.game())),
+            Command::Help => out.lines(reply::help()),
+            Command::Stop => self.engine.stop(),
+            Command::Quit => {
+                self.engine.stop();
+                self.engine.finish_job();
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let needs_value = || value.ok_or_else(|| format!("option '{name}' needs a value"));
+        match name.to_ascii_lowercase().as_str() {
+            "variant" => {
+                let variant: Variant = needs_value()?.parse().map_err(|e| format!("{e}"))?;
+                self.engine.set_variant(variant);
+            }
+            "anywolilastfour" => {
+                let rule: LastFourRule = needs_value()?.parse()?;
+                self.engine.set_last_four_rule(rule);
+            }
+            _ => {
+                return Err(format!(
+                    "unknown option '{name}' (options: Variant, AnywoliLastFour)"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn answer(&mut self, query: Query) {
+        let game = self.engine.game();
+        let line = match query {
+            Query::Fen => reply::response(game.position()),
+            Query::Moves => reply::response(game.legal_moves()),
+            Query::GameOver => reply::response(game.is_over()),
+            Query::P1Turn => {
+                reply::response(game.position().side_to_move() == crate::rules::Side::South)
+            }
+            Query::Result => reply::response(reply::result_word(game.result())),
+            Query::Score => {
+                let [south, north] = game.score();
+                reply::response(format!("{south} {north}"))
+            }
+            Query::Side => match self.engine.side_choice() {
+                Ok(choice) => return self.out.lines(reply::side_choice(&choice)),
+                Err(e) => reply::error(e),
+            },
+        };
+        self.out.line(&line);
+    }
+
+    fn start_perft(&mut self, depth: u32) {
+        let out = self.out.clone();
+        let events = self.events.clone();
+        let started = self.engine.start_perft(
+            depth,
+            move |event| match event {
+                PerftEvent::Move(mv, count) => out.line(&reply::perft_move(mv, count)),
+                PerftEvent::Finished { nodes, elapsed } => {
+                    let seconds = elapsed.as_secs_f64().max(1e-9);
+                    log::info!(
+                        "perft {depth}: {nodes} nodes in {:.3} s, {:.0} nodes/s",
+                        seconds,
+                        nodes as f64 / seconds
+                    );
+                    out.line(&reply::perft_total(nodes));
+                }
+                PerftEvent::Stopped => out.line(&reply::perft_stopped()),
+            },
+            move || {
+                let _ = events.send(Event::JobDone);
+            },
+        );
+        if let Err(e) = started {
+            self.out.line(&reply::error(e));
+        }
+    }
+}

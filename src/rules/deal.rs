@@ -1,0 +1,48 @@
+//! Mangala IV's random deal from a 64-bit seed (rules.md §3).
+
+use super::position::{MAX_PITS, Position};
+use super::side::Side;
+use super::variant::Variant;
+
+/// SplitMix64, exactly as rules.md §3 gives it, so that every implementation deals the same board.
+#[derive(Clone, Copy, Debug)]
+pub struct SplitMix64 {
+    state: u64,
+}
+
+impl SplitMix64 {
+    pub const fn new(seed: u64) -> Self {
+        SplitMix64 { state: seed }
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+impl Position {
+    /// Mangala IV's random deal: two counters in every pit, then the other 70 one at a time into
+    /// pit `next % 14`; South to move.
+    pub fn mangala_iv_deal(seed: u64) -> Position {
+        let rules = Variant::MangalaIV.rules();
+        let len = rules.pit_count();
+        let mut pits = [0u8; MAX_PITS];
+        pits[..len].fill(2);
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..rules.total() - 2 * len as u32 {
+            pits[(rng.next_u64() % len as u64) as usize] += 1;
+        }
+        Position {
+            variant: Variant::MangalaIV,
+            pits,
+            captured: [0; 2],
+            side_to_move: Side::South,
+            last_four: None,
+            first_capture: None,
+        }
+    }
+}

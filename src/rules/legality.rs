@@ -1,0 +1,90 @@
+//! Checking a move named by a client against a position, with a reason when it is illegal.
+
+use std::fmt;
+
+use super::moves::Move;
+use super::position::Position;
+use super::variant::MoveChoice;
+
+/// Why a move cannot be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalReason {
+    /// The game is over: no move is legal.
+    GameOver,
+    /// The letter is past the end of the row in this game.
+    NoSuchPit,
+    /// The pit belongs to the player who is not to move.
+    OpponentsPit,
+    /// The pit is empty.
+    EmptyPit,
+    /// Mangala IV: only the leftmost non-empty pit may be played.
+    NotLeftmost,
+    /// Al-manqala: the opponent's row is empty and this move would leave it empty.
+    DoesNotFeed,
+    /// `pass` while the mover has a move.
+    CannotPass,
+}
+
+/// A move that is not legal in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    pub mv: Move,
+    pub reason: IllegalReason,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let why = match self.reason {
+            IllegalReason::GameOver => "the game is over",
+            IllegalReason::NoSuchPit => "there is no such pit in this game",
+            IllegalReason::OpponentsPit => "that pit belongs to the side not to move",
+            IllegalReason::EmptyPit => "that pit is empty",
+            IllegalReason::NotLeftmost => "only the leftmost non-empty pit may be played",
+            IllegalReason::DoesNotFeed => {
+                "the opponent's row is empty and this move does not feed it"
+            }
+            IllegalReason::CannotPass => "a player may pass only when their row is empty",
+        };
+        write!(f, "illegal move '{}': {why}", self.mv)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+impl Position {
+    /// Checks that `mv` is legal here, saying why not when it is not.
+    pub fn check_move(&self, mv: Move) -> Result<Move, IllegalMove> {
+        let legal = self.legal_moves();
+        if legal.contains(mv) {
+            return Ok(mv);
+        }
+        let illegal = |reason| Err(IllegalMove { mv, reason });
+        if legal.is_empty() {
+            return illegal(IllegalReason::GameOver);
+        }
+        let rules = self.rules();
+        let Move::Sow { side, offset } = mv else {
+            return illegal(IllegalReason::CannotPass);
+        };
+        if offset as usize >= rules.pits_per_row {
+            return illegal(IllegalReason::NoSuchPit);
+        }
+        if side != self.side_to_move {
+            return illegal(IllegalReason::OpponentsPit);
+        }
+        let pit = mv.pit(rules.pits_per_row).unwrap_or_default();
+        if self.pits[pit] == 0 {
+            return illegal(IllegalReason::EmptyPit);
+        }
+        if rules.move_choice == MoveChoice::Leftmost {
+            return illegal(IllegalReason::NotLeftmost);
+        }
+        illegal(IllegalReason::DoesNotFeed)
+    }
+
+    /// Plays `mv` if it is legal; otherwise leaves the position as it was.
+    pub fn play(&mut self, mv: Move) -> Result<super::MoveEffect, IllegalMove> {
+        self.check_move(mv)?;
+        Ok(self.play_unchecked(mv))
+    }
+}

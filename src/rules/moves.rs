@@ -1,0 +1,175 @@
+//! Moves, their names, and a fixed-capacity move list.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::side::Side;
+
+/// The most pits a row has in any game (Anywoli).
+pub const MAX_ROW: usize = 12;
+
+/// A move as named in the protocol: a pit letter (`A…` South, `a…` North) or `pass`.
+///
+/// The letter says whose pit it is, so a `Move` means the same in every game; whether it exists on
+/// a given board and is legal there is the position's business ([`super::Position::check_move`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Sow from the pit `offset` places from the owner's left.
+    Sow {
+        side: Side,
+        offset: u8,
+    },
+    Pass,
+}
+
+impl Move {
+    /// The move that sows from board index `pit` of a board with `n` pits per row.
+    #[inline]
+    pub fn from_pit(pit: usize, n: usize) -> Move {
+        if pit < n {
+            Move::Sow {
+                side: Side::South,
+                offset: pit as u8,
+            }
+        } else {
+            Move::Sow {
+                side: Side::North,
+                offset: (pit - n) as u8,
+            }
+        }
+    }
+
+    /// The board index of the pit sown from, for a board with `n` pits per row.
+    #[inline]
+    pub fn pit(self, n: usize) -> Option<usize> {
+        match self {
+            Move::Sow { side, offset } => Some(side.index() * n + offset as usize),
+            Move::Pass => None,
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Move::Sow { side, offset } => {
+                let base = match side {
+                    Side::South => b'A',
+                    Side::North => b'a',
+                };
+                write!(f, "{}", (base + offset) as char)
+            }
+            Move::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+/// Text that is not a move name in any game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadMoveName(pub String);
+
+impl fmt::Display for BadMoveName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a move name (expected a pit letter A-X or a-x, or pass)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadMoveName {}
+
+impl FromStr for Move {
+    type Err = BadMoveName;
+
+    /// Case matters: `A` is South's first pit and `a` is North's. `pass` is lower case.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let max = (2 * MAX_ROW) as u8;
+        match s.as_bytes() {
+            b"pass" => Ok(Move::Pass),
+            [c @ b'A'..=b'Z'] if c - b'A' < max => Ok(Move::Sow {
+                side: Side::South,
+                offset: c - b'A',
+            }),
+            [c @ b'a'..=b'z'] if c - b'a' < max => Ok(Move::Sow {
+                side: Side::North,
+                offset: c - b'a',
+            }),
+            _ => Err(BadMoveName(s.to_string())),
+        }
+    }
+}
+
+/// The legal moves of a position, in index order, without heap allocation.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveList {
+    moves: [Move; MAX_ROW],
+    len: u8,
+}
+
+impl MoveList {
+    pub const fn new() -> Self {
+        MoveList {
+            moves: [Move::Pass; MAX_ROW],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    pub fn push(&mut self, mv: Move) {
+        self.moves[self.len as usize] = mv;
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len as usize]
+    }
+
+    pub fn contains(&self, mv: Move) -> bool {
+        self.as_slice().contains(&mv)
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl fmt::Display for MoveList {
+    /// The moves separated by single spaces.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, mv) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{mv}")?;
+        }
+        Ok(())
+    }
+}

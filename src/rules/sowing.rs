@@ -1,0 +1,257 @@
+//! Making a move: sowing, relay laps, captures, and the endless-move rule.
+
+use super::moves::Move;
+use super::position::Position;
+use super::side::Side;
+use super::variant::{CaptureCounts, Direction, Laps};
+
+/// What a move did, beyond the new position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveEffect {
+    /// Counters captured by the move (by either player: Anywoli's mid-sow fours go to the pit's
+    /// owner). Non-zero means the move made progress.
+    pub captured: u8,
+    /// The mover moves again (Anywoli's last-seed four).
+    pub extra_turn: bool,
+    /// The move would never end; it was stopped and the game is over.
+    pub endless: bool,
+}
+
+/// How one lap of a relay move ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LapEnd {
+    /// The move is over.
+    Done,
+    /// The move is over and the mover moves again.
+    ExtraTurn,
+    /// Lift the pit at this index and sow on.
+    Relay(usize),
+}
+
+impl Position {
+    /// Plays `mv`, which must be legal here (see [`Position::check_move`]); a move that is not
+    /// legal leaves a meaningless (but memory-safe) position.
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move) -> MoveEffect {
+        let before = self.captured[0] + self.captured[1];
+        let mut effect = MoveEffect::default();
+        if let Some(origin) = mv.pit(self.rules().pits_per_row) {
+            match self.rules().laps {
+                Laps::Single { captures } => {
+                    let landing = self.sow_lap(origin);
+                    self.capture_chain(landing, origin, captures, false);
+                }
+                Laps::RelayWithOpposite { captures } => {
+                    let end = self.relay(origin, &mut effect, |pos, lap_origin| {
+                        let landing = pos.sow_lap(lap_origin);
+                        match pos.pits[landing] {
+                            1 => LapEnd::Done,
+                            c if captures.contains(c) => {
+                                pos.capture_chain(landing, lap_origin, captures, true);
+                                LapEnd::Done
+                            }
+                            _ => LapEnd::Relay(landing),
+                        }
+                    });
+                    effect.extra_turn = end == LapEnd::ExtraTurn;
+                }
+                Laps::RelayFours => {
+                    let end = self.relay(origin, &mut effect, Position::sow_lap_with_fours);
+                    effect.extra_turn = end == LapEnd::ExtraTurn;
+                }
+            }
+        }
+        if !effect.extra_turn {
+            self.side_to_move = self.side_to_move.opponent();
+        }
+        effect.captured = self.captured[0] + self.captured[1] - before;
+        effect
+    }
+
+    /// The next index in the sowing direction.
+    #[inline]
+    fn step(&self, pit: usize) -> usize {
+        let len = self.rules().pit_count();
+        match self.rules().direction {
+            Direction::CounterClockwise => {
+                if pit + 1 == len {
+                    0
+                } else {
+                    pit + 1
+                }
+            }
+            Direction::Clockwise => {
+                if pit == 0 {
+                    len - 1
+                } else {
+                    pit - 1
+                }
+            }
+        }
+    }
+
+    /// The previous index in the sowing direction: where capture chains go.
+    #[inline]
+    fn step_back(&self, pit: usize) -> usize {
+        let len = self.rules().pit_count();
+        match self.rules().direction {
+            Direction::CounterClockwise => {
+                if pit == 0 {
+                    len - 1
+                } else {
+                    pit - 1
+                }
+            }
+            Direction::Clockwise => {
+                if pit + 1 == len {
+                    0
+                } else {
+                    pit + 1
+                }
+            }
+        }
+    }
+
+    /// Lifts `origin` and sows one lap (the origin is not skipped); returns the landing pit.
+    #[inline]
+    fn sow_lap(&mut self, origin: usize) -> usize {
+        let len = self.rules().pit_count();
+        let hand = self.pits[origin] as usize;
+        self.pits[origin] = 0;
+        let (rounds, rest) = (hand / len, hand % len);
+        if rounds > 0 {
+            for count in &mut self.pits[..len] {
+                *count += rounds as u8;
+            }
+        }
+        let mut pit = origin;
+        for _ in 0..rest {
+            pit = self.step(pit);
+            self.pits[pit] += 1;
+        }
+        pit
+    }
+
+    /// Judges the landing pit and then the pits behind it on the live board, taking each that
+    /// holds one of `captures` (and, with `opposite`, the pit across from it, whatever it holds).
+    /// The chain never reaches the lap's origin nor comes round to the landing pit again.
+    #[inline]
+    fn capture_chain(
+        &mut self,
+        landing: usize,
+        origin: usize,
+        captures: CaptureCounts,
+        opposite: bool,
+    ) {
+        let last = self.rules().pit_count() - 1;
+        let mut taken = 0u8;
+        let mut pit = landing;
+        while captures.contains(self.pits[pit]) {
+            taken += self.pits[pit];
+            self.pits[pit] = 0;
+            if opposite {
+                taken += self.pits[last - pit];
+                self.pits[last - pit] = 0;
+            }
+            pit = self.step_back(pit);
+            if pit == origin || pit == landing {
+                break;
+            }
+        }
+        self.captured[self.side_to_move.index()] += taken;
+    }
+
+    /// One Anywoli lap: a seed that makes four before the last goes to the pit's owner; the last
+    /// seed ends the move on an empty pit, captures on four (with an extra move), or relays.
+    fn sow_lap_with_fours(&mut self, origin: usize) -> LapEnd {
+        let n = self.rules().pits_per_row;
+        let mut hand = self.pits[origin];
+        self.pits[origin] = 0;
+        let mut pit = origin;
+        while hand > 1 {
+            pit = self.step(pit);
+            self.pits[pit] += 1;
+            hand -= 1;
+            if self.pits[pit] == 4 {
+                let owner = if pit < n { Side::South } else { Side::North };
+                self.pits[pit] = 0;
+                self.captured[owner.index()] += 4;
+                self.last_four = Some(owner);
+            }
+        }
+        pit = self.step(pit);
+        self.pits[pit] += 1;
+        match self.pits[pit] {
+            1 => LapEnd::Done,
+            4 => {
+                let mover = self.side_to_move;
+                self.pits[pit] = 0;
+                self.captured[mover.index()] += 4;
+                self.last_four = Some(mover);
+                self.first_capture.get_or_insert(mover);
+                LapEnd::ExtraTurn
+            }
+            _ => LapEnd::Relay(pit),
+        }
+    }
+
+    /// Runs relay laps from `origin` until the move ends. If a lap is about to start from the same
+    /// pit on the same board as an earlier lap, the move is endless: the position is left as at
+    /// the first of those lap starts (earlier captures stand) and `effect.endless` is set.
+    ///
+    /// Cycles are found with Brent's algorithm, so that no lap history is stored and a move
+    /// allocates nothing; only an endless move pays for replaying its laps.
+    fn relay(
+        &mut self,
+        origin: usize,
+        effect: &mut MoveEffect,
+        lap: impl Fn(&mut Position, usize) -> LapEnd,
+    ) -> LapEnd {
+        let start = *self;
+        let mut tortoise = (origin, self.pits);
+        let mut lap_origin = origin;
+        let (mut power, mut cycle) = (1u32, 1u32);
+        loop {
+            match lap(self, lap_origin) {
+                LapEnd::Relay(next) => lap_origin = next,
+                end => return end,
+            }
+            if lap_origin == tortoise.0 && self.pits == tortoise.1 {
+                break;
+            }
+            if power == cycle {
+                tortoise = (lap_origin, self.pits);
+                power *= 2;
+                cycle = 0;
+            }
+            cycle += 1;
+        }
+        // The lap starts repeat with period `cycle`; replay from the move's start to find the
+        // first lap start that recurs.
+        let (mut first, mut first_origin) = (start, origin);
+        let (mut ahead, mut ahead_origin) = (start, origin);
+        for _ in 0..cycle {
+            ahead_origin = next_lap_origin(&mut ahead, ahead_origin, &lap);
+        }
+        while first_origin != ahead_origin || first.pits != ahead.pits {
+            first_origin = next_lap_origin(&mut first, first_origin, &lap);
+            ahead_origin = next_lap_origin(&mut ahead, ahead_origin, &lap);
+        }
+        *self = first;
+        effect.endless = true;
+        LapEnd::Done
+    }
+}
+
+/// One lap of a move already known to cycle, so it always relays.
+fn next_lap_origin(
+    pos: &mut Position,
+    origin: usize,
+    lap: &impl Fn(&mut Position, usize) -> LapEnd,
+) -> usize {
+    match lap(pos, origin) {
+        LapEnd::Relay(next) => next,
+        // A cycling move never ends; keep the replay total anyway.
+        LapEnd::Done | LapEnd::ExtraTurn => origin,
+    }
+}
