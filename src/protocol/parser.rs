@@ -124,12 +124,12 @@ fn keyword<'a>(word: &'static str) -> impl Parser<&'a str, Output = &'a str, Err
 fn parsed<'a, T: FromStr>(
     what: &'static str,
 ) -> impl Parser<&'a str, Output = T, Error = Syntax<'a>> {
-    move |i: &'a str| {
-        let (rest, t) = token(i)?;
-        match t.parse::<T>() {
+    move |i: &'a str| match token(i) {
+        Ok((rest, t)) => match t.parse::<T>() {
             Ok(v) => Ok((rest, v)),
             Err(_) => fail(i, what),
-        }
+        },
+        Err(_) => fail(i, what),
     }
 }
 

@@ -255,3 +255,45 @@ fn next_lap_origin(
         LapEnd::Done | LapEnd::ExtraTurn => origin,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    /// A synthetic relay whose lap starts run through `tail` distinct states and then a cycle of
+    /// `cycle` states; each lap in the tail captures one counter. The move must stop at the first
+    /// state of the cycle, keeping exactly the tail's captures.
+    fn run_synthetic(tail: u8, cycle: u8) -> (Position, MoveEffect) {
+        let mut pos = Position::start(Variant::MangalaII);
+        pos.pits[0] = 0;
+        let lap = move |p: &mut Position, origin: usize| {
+            let state = p.pits[0];
+            if state < tail {
+                p.captured[0] += 1;
+            }
+            p.pits[0] = if state + 1 < tail + cycle {
+                state + 1
+            } else {
+                tail
+            };
+            LapEnd::Relay(origin)
+        };
+        let mut effect = MoveEffect::default();
+        let end = pos.relay(3, &mut effect, lap);
+        assert_eq!(end, LapEnd::Done);
+        (pos, effect)
+    }
+
+    #[test]
+    fn endless_move_stops_at_the_first_repeated_lap_start() {
+        for tail in 0..20 {
+            for cycle in 1..40 {
+                let (pos, effect) = run_synthetic(tail, cycle);
+                assert!(effect.endless, "tail {tail} cycle {cycle}");
+                assert_eq!(pos.pits[0], tail, "tail {tail} cycle {cycle}");
+                assert_eq!(pos.captured[0], tail, "captures before the cycle stand");
+            }
+        }
+    }
+}
