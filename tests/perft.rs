@@ -54,30 +54,12 @@ fn golden_perft_counts() {
     }
 }
 
-fn reference_perft(pos: &RefPosition, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    pos.legal()
-        .into_iter()
-        .map(|mv| {
-            let mut child = pos.clone();
-            let (_, endless) = child.play(mv);
-            match (endless, depth) {
-                (_, 1) => 1,
-                (true, _) => 0,
-                _ => reference_perft(&child, depth - 1),
-            }
-        })
-        .sum()
-}
-
 #[test]
 fn reference_implementation_agrees_with_the_golden_counts() {
     for case in cases().into_iter().filter(|c| c.nodes <= 1_000_000) {
         let reference = RefPosition::parse(case.variant, &case.position.to_string());
         assert_eq!(
-            reference_perft(&reference, case.depth),
+            reference.perft(case.depth),
             case.nodes,
             "{} {} depth {}",
             case.variant,

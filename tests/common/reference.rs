@@ -239,6 +239,25 @@ impl RefPosition {
         }
     }
 
+    /// Perft as rules.md §7 defines it; an endless move is a leaf.
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.legal()
+            .into_iter()
+            .map(|mv| {
+                let mut child = self.clone();
+                let (_, endless) = child.play(mv);
+                if endless && depth > 1 {
+                    0
+                } else {
+                    child.perft(depth - 1)
+                }
+            })
+            .sum()
+    }
+
     pub fn final_totals(&self, ending: RefEnding, rule: LastFourRule) -> [u32; 2] {
         let mut t = self.captured;
         let b = self.board();
