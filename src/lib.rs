@@ -7,3 +7,4 @@
 pub mod engine;
 pub mod protocol;
 pub mod rules;
+pub mod search;

@@ -206,3 +206,25 @@ proptest! {
         prop_assert_eq!(perft(&pos, 2), expected);
     }
 }
+
+proptest! {
+    /// The capture hint never says "no capture" for a move that captures, and in one-lap games
+    /// it is exact.
+    #[test]
+    fn capture_hint_never_misses_a_capture((v, start) in game_start()) {
+        let pos = Position::from_position_string(v, &start).unwrap();
+        let n = v.rules().pits_per_row;
+        for &mv in &pos.legal_moves() {
+            let Some(pit) = mv.pit(n) else { continue };
+            let mut after = pos;
+            let captured = after.play_unchecked(mv).captured > 0;
+            let hint = pos.capture_hint(pit);
+            if captured {
+                prop_assert!(hint.is_some(), "{} {}: capture missed", pos, mv);
+            }
+            if matches!(v, Variant::MangalaII | Variant::AlManqala) {
+                prop_assert_eq!(hint.is_some(), captured, "{} {}", pos, mv);
+            }
+        }
+    }
+}

@@ -2,6 +2,7 @@
 
 use crate::engine::PositionBase;
 use crate::rules::{Move, Variant};
+use crate::search::Limits;
 
 /// Which handshake the client used; the replies differ only in the closing word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,8 +56,17 @@ pub enum Command {
     Undo(usize),
     /// `query <what>`.
     Query(Query),
+    /// `go [depth n] [nodes n] [movetime ms] [infinite] [ponder] [p1time ms] [p2time ms]
+    /// [p1inc ms] [p2inc ms] [wtime ms] [btime ms] [winc ms] [binc ms] [movestogo n]`: search.
+    Go(Limits),
+    /// `ponderhit`: the expected move was played; the ponder search goes on under the clock.
+    PonderHit,
     /// `perft <depth>` / `go perft <depth>`.
     Perft(u32),
+    /// `bench`: the fixed search whose node count is the search's signature.
+    Bench,
+    /// `eval`: the static evaluation and its parts.
+    Eval,
     /// `d`: the board as a diagram.
     Display,
     /// `help`: the list of commands.
@@ -70,6 +80,12 @@ pub enum Command {
 impl Command {
     /// Commands that act on a running job instead of waiting for it to finish.
     pub fn interrupts_job(&self) -> bool {
-        matches!(self, Command::Stop | Command::Quit)
+        matches!(self, Command::Stop | Command::Quit | Command::PonderHit)
+    }
+
+    /// Commands answered at once while a search runs (UCI requires it of `isready`); during a
+    /// perft or the bench they wait their turn like the rest.
+    pub fn answers_during_search(&self) -> bool {
+        matches!(self, Command::IsReady | Command::Query(_))
     }
 }

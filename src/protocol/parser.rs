@@ -19,6 +19,7 @@ use nom::{Err as NomErr, IResult, Parser};
 use super::command::{Command, Dialect, Query};
 use crate::engine::PositionBase;
 use crate::rules::{Move, Variant};
+use crate::search::Limits;
 
 /// Why a line is not a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -249,6 +250,60 @@ fn depth(i: &str) -> PResult<'_, u32> {
     whole(cut(parsed::<u32>("a depth (a non-negative integer)")), i)
 }
 
+const GO_PARAMETERS: &str = "a go parameter (depth, nodes, movetime, infinite, ponder, p1time, \
+     p2time, p1inc, p2inc, wtime, btime, winc, binc, movestogo) or perft <depth>";
+
+/// `go`'s parameters, in any order; a repeated one takes its last value.
+fn go(i: &str) -> PResult<'_, Command> {
+    if let Ok((rest, _)) = keyword("perft").parse(i) {
+        return depth(rest).map(|(rest, d)| (rest, Command::Perft(d)));
+    }
+    let mut limits = Limits::default();
+    let mut rest = i;
+    while let Ok((after, word)) = token(rest) {
+        let number = |at| cut(parsed::<u64>("a non-negative integer")).parse(at);
+        rest = match word {
+            "infinite" => {
+                limits.infinite = true;
+                after
+            }
+            "ponder" => {
+                limits.ponder = true;
+                after
+            }
+            "depth" | "movestogo" => {
+                let (after, n) = cut(parsed::<u32>("a non-negative integer")).parse(after)?;
+                if word == "depth" {
+                    limits.depth = Some(n);
+                } else {
+                    limits.movestogo = Some(n);
+                }
+                after
+            }
+            "nodes" | "movetime" | "p1time" | "wtime" | "p2time" | "btime" | "p1inc" | "winc"
+            | "p2inc" | "binc" => {
+                let (after, n) = number(after)?;
+                match word {
+                    "nodes" => limits.nodes = Some(n),
+                    "movetime" => limits.movetime = Some(n),
+                    "p1time" | "wtime" => limits.time[0] = Some(n),
+                    "p2time" | "btime" => limits.time[1] = Some(n),
+                    "p1inc" | "winc" => limits.inc[0] = n,
+                    _ => limits.inc[1] = n,
+                }
+                after
+            }
+            _ => {
+                return Err(NomErr::Failure(Syntax {
+                    at: rest,
+                    expected: GO_PARAMETERS.to_string(),
+                }));
+            }
+        };
+    }
+    Ok((rest, Command::Go(limits)))
+}
+
 fn no_arguments(command: Command, i: &str) -> PResult<'_, Command> {
     whole(space0, i).map(|(rest, _)| (rest, command))
 }
@@ -279,15 +334,10 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
         .map(|(rest, n)| (rest, Command::Undo(n.unwrap_or(1)))),
         "query" => query(args),
         "perft" => depth(args).map(|(rest, d)| (rest, Command::Perft(d))),
-        "go" => preceded(
-            cut(expect(
-                "perft <depth> (this build's only kind of go)",
-                keyword("perft"),
-            )),
-            depth,
-        )
-        .parse(args)
-        .map(|(rest, d)| (rest, Command::Perft(d))),
+        "go" => go(args),
+        "ponderhit" => no_arguments(Command::PonderHit, args),
+        "bench" => no_arguments(Command::Bench, args),
+        "eval" => no_arguments(Command::Eval, args),
         "d" => no_arguments(Command::Display, args),
         "help" => no_arguments(Command::Help, args),
         "stop" => no_arguments(Command::Stop, args),

@@ -1,8 +1,12 @@
 //! Every line the engine sends, formatted in one place.
 
 use super::command::Dialect;
-use crate::engine::MAX_PERFT_DEPTH;
+use crate::engine::bench::BenchItem;
+use crate::engine::{MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_PERFT_DEPTH, MAX_THREADS, Options};
 use crate::rules::{Game, GameResult, LastFourRule, Move, Side, SideChoice, Variant};
+use crate::search::eval::EvalParts;
+use crate::search::tt::MAX_HASH_MIB;
+use crate::search::{Score, SearchInfo, SearchOutcome, Strategy};
 
 pub const ENGINE_NAME: &str = "mancala-engine";
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -13,19 +17,43 @@ pub fn error(message: impl std::fmt::Display) -> String {
     format!("info string error {message}")
 }
 
-/// The reply to `uci` / `ugi`.
-pub fn handshake(dialect: Dialect, variant: Variant, last_four: LastFourRule) -> Vec<String> {
+/// The reply to `uci` / `ugi`: identity, one line per option (its current value as default),
+/// then `uciok` / `ugiok`.
+pub fn handshake(dialect: Dialect, variant: Variant, options: &Options) -> Vec<String> {
     let variants: String = Variant::ALL.iter().map(|v| format!(" var {v}")).collect();
+    let strategies: String = Strategy::ALL.iter().map(|s| format!(" var {s}")).collect();
     vec![
         format!("id name {ENGINE_NAME} {ENGINE_VERSION}"),
         format!("id author {ENGINE_AUTHORS}"),
         format!("option name Variant type combo default {variant}{variants}"),
         format!(
             "option name AnywoliLastFour type combo default {} var {} var {}",
-            last_four.name(),
+            options.last_four_rule.name(),
             LastFourRule::MostRecentFour.name(),
             LastFourRule::FirstCapture.name()
         ),
+        format!(
+            "option name Hash type spin default {} min 1 max {MAX_HASH_MIB}",
+            options.hash_mib
+        ),
+        format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            options.threads
+        ),
+        format!(
+            "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
+            options.multipv
+        ),
+        format!(
+            "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
+            options.move_overhead_ms
+        ),
+        format!("option name Ponder type check default {}", options.ponder),
+        format!(
+            "option name Strategy type combo default {}{strategies}",
+            options.strategy
+        ),
+        format!("option name Seed type string default {}", options.seed),
         match dialect {
             Dialect::Uci => "uciok",
             Dialect::Ugi => "ugiok",
@@ -79,6 +107,77 @@ pub fn side_choice(choice: &SideChoice) -> Vec<String> {
              choose north: south moves first, final score {ns}-{nn}"
         ),
         response(choice.best().map_or("either", Side::name)),
+    ]
+}
+
+/// One `info` line of a search: `info depth … seldepth … [multipv …] score (cp v | mate n) nodes …
+/// nps … [hashfull …] time … pv …`.
+pub fn search_info(info: &SearchInfo, multipv: bool) -> String {
+    let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
+    if multipv {
+        line += &format!(" multipv {}", info.multipv);
+    }
+    line += &match info.score {
+        Score::Centi(v) => format!(" score cp {v}"),
+        Score::Mate { plies, .. } => format!(" score mate {plies}"),
+    };
+    line += &format!(" nodes {} nps {}", info.nodes, info.nps);
+    if info.hashfull > 0 {
+        line += &format!(" hashfull {}", info.hashfull);
+    }
+    line += &format!(" time {} pv", info.time_ms);
+    for mv in &info.pv {
+        line += &format!(" {mv}");
+    }
+    line
+}
+
+/// `bestmove <m> [ponder <m>]`, or `bestmove (none)` when the game is over.
+pub fn bestmove(outcome: &SearchOutcome, with_ponder: bool) -> String {
+    match (outcome.best, outcome.ponder) {
+        (None, _) => "bestmove (none)".to_string(),
+        (Some(best), Some(ponder)) if with_ponder => format!("bestmove {best} ponder {ponder}"),
+        (Some(best), _) => format!("bestmove {best}"),
+    }
+}
+
+/// The reply to `eval`: each term, then the total, for the side to move.
+pub fn eval(parts: &EvalParts, side: Side) -> Vec<String> {
+    parts
+        .named()
+        .iter()
+        .map(|(name, value)| format!("info string eval {name} {value}"))
+        .chain(std::iter::once(format!(
+            "info string eval total {} (centi-counters for {side}, the side to move)",
+            parts.total()
+        )))
+        .collect()
+}
+
+/// One bench position.
+pub fn bench_item(item: &BenchItem) -> String {
+    format!(
+        "info string bench {}/{} {} {} depth {} nodes {} bestmove {}",
+        item.index,
+        item.count,
+        item.position.variant(),
+        item.position,
+        item.depth,
+        item.outcome.nodes,
+        item.outcome
+            .best
+            .map_or("(none)".to_string(), |m| m.to_string())
+    )
+}
+
+/// The bench's last two lines.
+pub fn bench_totals(nodes: u64, seconds: f64) -> Vec<String> {
+    vec![
+        format!("Nodes searched: {nodes}"),
+        format!(
+            "Nodes/second: {}",
+            (nodes as f64 / seconds.max(1e-9)) as u64
+        ),
     ]
 }
 
@@ -164,11 +263,12 @@ pub fn diagram(game: &Game) -> Vec<String> {
 /// The reply to `help`.
 pub fn help() -> Vec<String> {
     [
-        "Commands (one per line; see protocol.md for the details):",
+        "Commands (one per line; protocol.md has the details):",
         "  uci | ugi                        identify, list options, end with uciok / ugiok",
         "  isready                          answer readyok",
-        "  setoption name <n> [value <v>]   options: Variant, AnywoliLastFour",
-        "  ucinewgame | uginewgame          forget what was learned from earlier games",
+        "  setoption name <n> [value <v>]   Variant, AnywoliLastFour, Hash, Threads, MultiPV,",
+        "                                   Move Overhead, Ponder, Strategy, Seed",
+        "  ucinewgame | uginewgame          forget what was learned (clears the hash table)",
         "  variant [<name>]                 list the games, or switch game (resets the game)",
         "  position startpos [moves <m>...] set the start position, then play moves",
         "  position fen <string> [moves ...]  set a position string (e.g. 6-6-6-6-6-6-6-6-6-6-6-6-0-0-S)",
@@ -176,9 +276,13 @@ pub fn help() -> Vec<String> {
         "  move <m>...                      play moves on the current game",
         "  undo [<n>]                       take back the last n moves (default 1)",
         "  query fen|moves|gameover|p1turn|result|score|side",
+        "  go [depth n] [nodes n] [movetime ms] [infinite] [ponder]",
+        "     [p1time ms] [p2time ms] [p1inc ms] [p2inc ms] [movestogo n]   search; bestmove <m>",
+        "  stop | ponderhit                 end the search now / the pondered move was played",
         "  perft <depth> | go perft <depth> count leaf nodes, split by first move",
+        "  eval                             the static evaluation and its parts",
+        "  bench                            fixed search; ends with Nodes searched / Nodes/second",
         "  d                                show the board",
-        "  stop                             stop a running perft",
         "  quit                             exit (end of input does the same)",
         "Moves: A B C ... are South's pits from South's left, a b c ... North's; pass.",
     ]

@@ -10,8 +10,9 @@ use super::command::{Command, Query};
 use super::input::{InputLine, MAX_LINE_BYTES, read_line};
 use super::parser::parse_line;
 use super::reply;
-use crate::engine::{Engine, PerftEvent};
+use crate::engine::{Engine, JobKind, PerftEvent};
 use crate::rules::{LastFourRule, Variant};
+use crate::search::Strategy;
 
 /// Where replies go: one line at a time, flushed at once, shared with job threads.
 #[derive(Clone)]
@@ -111,10 +112,6 @@ fn read_input(mut input: impl BufRead, events: Sender<Event>) {
     let _ = events.send(Event::EndOfInput);
 }
 
-fn interrupts(request: &Request) -> bool {
-    matches!(request, Request::Run(command) if command.interrupts_job())
-}
-
 struct Session {
     engine: Engine,
     out: Output,
@@ -140,22 +137,40 @@ impl Session {
             }
             InputLine::NotUtf8 => Request::Refuse("line is not valid UTF-8".to_string()),
         };
-        // Input is carried out in order: while a job runs, what comes after it waits, so that
-        // a script reads the same transcript however fast the machine is. `stop` acts on the
-        // job running when its turn comes; `quit` never waits.
-        let is_quit = matches!(request, Request::Run(Command::Quit));
-        if self.engine.is_busy() && !is_quit && !(self.waiting.is_empty() && interrupts(&request)) {
+        if self.engine.is_busy() && !self.runs_now(&request) {
             self.waiting.push_back(request);
             return Flow::Continue;
         }
         self.handle(request)
     }
 
+    /// Whether `request` may run while a job runs. Input is carried out in order, so that a
+    /// script reads the same transcript however fast the machine is: `stop` and `ponderhit` act
+    /// on the job running when their turn comes, and during a search `isready` and `query` are
+    /// answered at once (as UCI requires); `quit` never waits. Everything else waits for the job.
+    fn runs_now(&self, request: &Request) -> bool {
+        let Request::Run(command) = request else {
+            return false;
+        };
+        if matches!(command, Command::Quit) {
+            return true;
+        }
+        if !self.waiting.is_empty() {
+            return false;
+        }
+        command.interrupts_job()
+            || (command.answers_during_search() && self.engine.job() == Some(JobKind::Search))
+    }
+
+    /// End of input means `quit`, but what was sent before it still runs in order: a search
+    /// (running now or started by a waiting `go`) is stopped at once and answers with its best
+    /// move so far; a perft or the bench, which have no partial answer, finish.
     fn on_end_of_input(&mut self) -> Flow {
         self.input_closed = true;
+        if self.engine.job() == Some(JobKind::Search) {
+            self.engine.stop();
+        }
         if self.engine.is_busy() {
-            // Finish the running job and what waits for it, as if the input had been read
-            // one command at a time.
             Flow::Continue
         } else {
             Flow::Quit
@@ -165,12 +180,25 @@ impl Session {
     fn on_job_done(&mut self) -> Flow {
         self.engine.finish_job();
         while let Some(request) = self.waiting.pop_front() {
-            if self.engine.is_busy() && !interrupts(&request) {
-                self.waiting.push_front(request);
-                break;
+            if self.engine.is_busy() {
+                let Request::Run(command) = &request else {
+                    self.waiting.push_front(request);
+                    break;
+                };
+                let allowed = command.interrupts_job()
+                    || matches!(command, Command::Quit)
+                    || (command.answers_during_search()
+                        && self.engine.job() == Some(JobKind::Search));
+                if !allowed {
+                    self.waiting.push_front(request);
+                    break;
+                }
             }
             if self.handle(request) == Flow::Quit {
                 return Flow::Quit;
+            }
+            if self.input_closed && self.engine.job() == Some(JobKind::Search) {
+                self.engine.stop();
             }
         }
         if self.input_closed && !self.engine.is_busy() {
@@ -196,7 +224,7 @@ impl Session {
             Command::Handshake(dialect) => out.lines(reply::handshake(
                 dialect,
                 self.engine.variant(),
-                self.engine.last_four_rule(),
+                self.engine.options(),
             )),
             Command::IsReady => out.line("readyok"),
             Command::SetOption { name, value } => {
@@ -204,8 +232,7 @@ impl Session {
                     out.line(&reply::error(message));
                 }
             }
-            // Nothing is learned across games yet (no search tables): nothing to forget.
-            Command::NewGame => {}
+            Command::NewGame => self.engine.new_game(),
             Command::Variant(None) => out.lines(reply::variant_list(self.engine.variant())),
             Command::Variant(Some(variant)) => self.engine.set_variant(variant),
             Command::Position { base, moves } => {
@@ -225,6 +252,13 @@ impl Session {
             }
             Command::Query(query) => self.answer(query),
             Command::Perft(depth) => self.start_perft(depth),
+            Command::Go(limits) => self.start_search(limits),
+            Command::PonderHit => self.engine.ponderhit(),
+            Command::Bench => self.start_bench(),
+            Command::Eval => out.lines(reply::eval(
+                &self.engine.eval(),
+                self.engine.game().position().side_to_move(),
+            )),
             Command::Display => out.lines(reply::diagram(self.engine.game())),
             Command::Help => out.lines(reply::help()),
             Command::Stop => self.engine.stop(),
@@ -238,19 +272,43 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let needs_value = || value.ok_or_else(|| format!("option '{name}' needs a value"));
+        let text = || value.ok_or_else(|| format!("option '{name}' needs a value"));
+        let number = || -> Result<u64, String> {
+            let text = text()?;
+            text.parse::<u64>()
+                .map_err(|_| format!("option '{name}' needs a non-negative integer, not '{text}'"))
+        };
+        let engine_error = |e: crate::engine::EngineError| e.to_string();
         match name.to_ascii_lowercase().as_str() {
             "variant" => {
-                let variant: Variant = needs_value()?.parse().map_err(|e| format!("{e}"))?;
+                let variant: Variant = text()?.parse().map_err(|e| format!("{e}"))?;
                 self.engine.set_variant(variant);
             }
             "anywolilastfour" => {
-                let rule: LastFourRule = needs_value()?.parse()?;
+                let rule: LastFourRule = text()?.parse()?;
                 self.engine.set_last_four_rule(rule);
             }
+            "hash" => self.engine.set_hash(number()?).map_err(engine_error)?,
+            "threads" => self.engine.set_threads(number()?).map_err(engine_error)?,
+            "multipv" => self.engine.set_multipv(number()?).map_err(engine_error)?,
+            "move overhead" => self
+                .engine
+                .set_move_overhead(number()?)
+                .map_err(engine_error)?,
+            "ponder" => match text()?.to_ascii_lowercase().as_str() {
+                "true" => self.engine.set_ponder(true),
+                "false" => self.engine.set_ponder(false),
+                other => return Err(format!("option 'Ponder' is true or false, not '{other}'")),
+            },
+            "strategy" => {
+                let strategy: Strategy = text()?.parse()?;
+                self.engine.set_strategy(strategy);
+            }
+            "seed" => self.engine.set_seed(number()?),
             _ => {
                 return Err(format!(
-                    "unknown option '{name}' (options: Variant, AnywoliLastFour)"
+                    "unknown option '{name}' (options: Variant, AnywoliLastFour, Hash, Threads, \
+                     MultiPV, Move Overhead, Ponder, Strategy, Seed)"
                 ));
             }
         }
@@ -277,6 +335,45 @@ impl Session {
             },
         };
         self.out.line(&line);
+    }
+
+    fn start_search(&mut self, limits: crate::search::Limits) {
+        let info_out = self.out.clone();
+        let done_out = self.out.clone();
+        let events = self.events.clone();
+        let multipv = self.engine.options().multipv > 1;
+        let ponder = self.engine.options().ponder;
+        let started = self.engine.go(
+            limits,
+            move |info| info_out.line(&reply::search_info(&info, multipv)),
+            move |outcome| {
+                done_out.line(&reply::bestmove(&outcome, ponder));
+                let _ = events.send(Event::JobDone);
+            },
+        );
+        if let Err(e) = started {
+            self.out.line(&reply::error(e));
+        }
+    }
+
+    fn start_bench(&mut self) {
+        let item_out = self.out.clone();
+        let done_out = self.out.clone();
+        let events = self.events.clone();
+        let started = self.engine.start_bench(
+            move |item| item_out.line(&reply::bench_item(item)),
+            move |nodes, elapsed, stopped| {
+                if stopped {
+                    done_out.line("info string bench stopped");
+                } else {
+                    done_out.lines(reply::bench_totals(nodes, elapsed.as_secs_f64()));
+                }
+                let _ = events.send(Event::JobDone);
+            },
+        );
+        if let Err(e) = started {
+            self.out.line(&reply::error(e));
+        }
     }
 
     fn start_perft(&mut self, depth: u32) {

@@ -171,11 +171,13 @@ impl Position {
         if self.own_end_by_count() {
             return moves;
         }
-        let n = rules.pits_per_row;
-        let row = self.row(self.side_to_move);
-        for pit in row.clone() {
-            if self.pits[pit] != 0 {
-                moves.push(Move::from_pit(pit, n));
+        let mover = self.side_to_move;
+        for (offset, &count) in self.pits[self.row(mover)].iter().enumerate() {
+            if count != 0 {
+                moves.push(Move::Sow {
+                    side: mover,
+                    offset: offset as u8,
+                });
                 if rules.move_choice == MoveChoice::Leftmost {
                     break;
                 }

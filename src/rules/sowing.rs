@@ -68,6 +68,57 @@ impl Position {
         effect
     }
 
+    /// A cheap look at sowing from `pit` without making the move: `None` if the move surely
+    /// captures nothing, else a rough size of what it may capture (for move ordering).
+    ///
+    /// Exact for one-lap games (a capture needs the landing pit to qualify); for relay games it
+    /// looks at the first lap only and answers `Some` whenever it cannot rule a capture out.
+    #[inline]
+    pub fn capture_hint(&self, pit: usize) -> Option<u8> {
+        let len = self.rules().pit_count();
+        let hand = self.pits[pit] as usize;
+        match self.rules().laps {
+            Laps::Single { captures } => {
+                // Divisions are slow; most hands are shorter than a lap.
+                let (rounds, rest) = if hand < len {
+                    (0, hand)
+                } else {
+                    ((hand / len) as u8, hand % len)
+                };
+                let landing_count = if rest == 0 {
+                    rounds
+                } else {
+                    let landing = match self.rules().direction {
+                        Direction::CounterClockwise if pit + rest >= len => pit + rest - len,
+                        Direction::CounterClockwise => pit + rest,
+                        Direction::Clockwise if rest > pit => pit + len - rest,
+                        Direction::Clockwise => pit - rest,
+                    };
+                    self.pits[landing] + rounds + 1
+                };
+                captures.contains(landing_count).then_some(landing_count)
+            }
+            Laps::RelayWithOpposite { .. } => Some(0),
+            Laps::RelayFours => {
+                if hand >= len {
+                    return Some(0);
+                }
+                let mut fours = 0u8;
+                let mut at = pit;
+                for _ in 1..hand {
+                    at = self.step(at);
+                    fours += 4 * (self.pits[at] == 3) as u8;
+                }
+                at = self.step(at);
+                match self.pits[at] + 1 {
+                    1 if fours == 0 => None,
+                    4 => Some(fours + 4),
+                    _ => Some(fours),
+                }
+            }
+        }
+    }
+
     /// The next index in the sowing direction.
     #[inline]
     fn step(&self, pit: usize) -> usize {

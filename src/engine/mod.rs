@@ -1,0 +1,490 @@
+//! The engine facade: owns the game, the options, the hash table and the background job (a
+//! search, a perft or the bench). It never prints; a job reports through the callbacks it was
+//! started with.
+
+pub mod bench;
+
+use std::fmt;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::rules::{
+    Aborted, Game, IllegalMove, LastFourRule, Move, MoveListError, Position, PositionStringError,
+    SideChoice, SplitMix64, UndoError, Variant, perft_divide,
+};
+use crate::search::eval::{EvalParts, evaluate_parts};
+use crate::search::tt::MAX_HASH_MIB;
+use crate::search::{
+    Limits, SearchControl, SearchInfo, SearchOptions, SearchOutcome, Strategy, TranspositionTable,
+    search,
+};
+
+/// The deepest perft accepted: deeper trees could not finish anyway, and the bound keeps the
+/// recursion well inside the job thread's stack.
+pub const MAX_PERFT_DEPTH: u32 = 256;
+/// Bounds of the numeric options.
+pub const MAX_THREADS: usize = 64;
+pub const MAX_MULTIPV: usize = 12;
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 10_000;
+pub const DEFAULT_HASH_MIB: usize = 16;
+
+/// Stack for job threads: perft and search recurse once per ply.
+const JOB_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Where a `position` command starts from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionBase {
+    StartPos,
+    /// A position string (rules.md §6), not yet validated.
+    PositionString(String),
+    /// Mangala IV's random deal from a seed.
+    Random(u64),
+}
+
+/// Why an engine command was refused; the engine is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    InvalidPosition {
+        text: String,
+        error: PositionStringError,
+    },
+    IllegalMove(IllegalMove),
+    IllegalMoveInList(MoveListError),
+    Undo(UndoError),
+    /// The command exists only for some games.
+    WrongVariant {
+        what: &'static str,
+        only: Variant,
+        current: Variant,
+    },
+    PerftTooDeep(u32),
+    /// An option value outside its range.
+    OutOfRange {
+        option: &'static str,
+        value: u64,
+        min: u64,
+        max: u64,
+    },
+    /// The hash table could not be allocated; the old one is kept.
+    OutOfMemory {
+        mib: usize,
+    },
+    /// A background job is running.
+    Busy,
+    /// The operating system refused a thread for the job.
+    NoThread(String),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::InvalidPosition { text, error } => {
+                write!(f, "invalid position string '{text}': {error}")
+            }
+            EngineError::IllegalMove(error) => write!(f, "{error}"),
+            EngineError::IllegalMoveInList(error) => write!(f, "{error}"),
+            EngineError::Undo(error) => write!(f, "{error}"),
+            EngineError::WrongVariant {
+                what,
+                only,
+                current,
+            } => write!(f, "{what} is only for {only}, the variant is {current}"),
+            EngineError::PerftTooDeep(depth) => write!(
+                f,
+                "perft depth {depth} is too deep (at most {MAX_PERFT_DEPTH})"
+            ),
+            EngineError::OutOfRange {
+                option,
+                value,
+                min,
+                max,
+            } => write!(f, "{option} {value} is out of range ({min} to {max})"),
+            EngineError::OutOfMemory { mib } => {
+                write!(
+                    f,
+                    "cannot allocate a {mib} MiB hash table; the old one is kept"
+                )
+            }
+            EngineError::Busy => write!(f, "a job is running; send stop first"),
+            EngineError::NoThread(error) => write!(f, "cannot start a thread: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// What a perft job reports, in this order: one `Move` per legal move, then `Finished` or
+/// `Stopped`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerftEvent {
+    Move(Move, u64),
+    Finished { nodes: u64, elapsed: Duration },
+    Stopped,
+}
+
+/// The kind of job running, which decides what input may be answered meanwhile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobKind {
+    Search,
+    Perft,
+    Bench,
+}
+
+struct Job {
+    kind: JobKind,
+    control: Arc<SearchControl>,
+    started: Instant,
+    handle: JoinHandle<()>,
+}
+
+/// The engine's settings (the protocol's options).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mib: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    pub ponder: bool,
+    pub strategy: Strategy,
+    pub seed: u64,
+    pub last_four_rule: LastFourRule,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mib: DEFAULT_HASH_MIB,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 10,
+            ponder: false,
+            strategy: Strategy::Search,
+            seed: 0,
+            last_four_rule: LastFourRule::default(),
+        }
+    }
+}
+
+/// The engine state behind the protocol.
+pub struct Engine {
+    variant: Variant,
+    options: Options,
+    game: Game,
+    table: Arc<TranspositionTable>,
+    random: SplitMix64,
+    job: Option<Job>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+fn check_range(option: &'static str, value: u64, min: u64, max: u64) -> Result<(), EngineError> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(EngineError::OutOfRange {
+            option,
+            value,
+            min,
+            max,
+        })
+    }
+}
+
+impl Engine {
+    /// A new engine on the default variant's start position.
+    pub fn new() -> Engine {
+        let variant = Variant::default();
+        let options = Options::default();
+        let table = TranspositionTable::new(options.hash_mib)
+            .or_else(|_| TranspositionTable::new(1))
+            .expect("a 1 MiB table");
+        Engine {
+            variant,
+            options,
+            game: Game::new(Position::start(variant), options.last_four_rule),
+            table: Arc::new(table),
+            random: SplitMix64::new(options.seed),
+            job: None,
+        }
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Switches games and resets to the new game's start position.
+    pub fn set_variant(&mut self, variant: Variant) {
+        self.variant = variant;
+        self.game = Game::new(Position::start(variant), self.options.last_four_rule);
+        self.table.clear();
+    }
+
+    pub fn set_last_four_rule(&mut self, rule: LastFourRule) {
+        self.options.last_four_rule = rule;
+        self.game.set_last_four_rule(rule);
+        self.table.clear();
+    }
+
+    /// Resizes the hash table (its contents are lost); on failure the old table stays.
+    pub fn set_hash(&mut self, mib: u64) -> Result<(), EngineError> {
+        check_range("Hash", mib, 1, MAX_HASH_MIB as u64)?;
+        let table = TranspositionTable::new(mib as usize)
+            .map_err(|e| EngineError::OutOfMemory { mib: e.mib })?;
+        self.table = Arc::new(table);
+        self.options.hash_mib = mib as usize;
+        Ok(())
+    }
+
+    pub fn set_threads(&mut self, threads: u64) -> Result<(), EngineError> {
+        check_range("Threads", threads, 1, MAX_THREADS as u64)?;
+        self.options.threads = threads as usize;
+        Ok(())
+    }
+
+    pub fn set_multipv(&mut self, lines: u64) -> Result<(), EngineError> {
+        check_range("MultiPV", lines, 1, MAX_MULTIPV as u64)?;
+        self.options.multipv = lines as usize;
+        Ok(())
+    }
+
+    pub fn set_move_overhead(&mut self, ms: u64) -> Result<(), EngineError> {
+        check_range("Move Overhead", ms, 0, MAX_MOVE_OVERHEAD_MS)?;
+        self.options.move_overhead_ms = ms;
+        Ok(())
+    }
+
+    pub fn set_ponder(&mut self, on: bool) {
+        self.options.ponder = on;
+    }
+
+    pub fn set_strategy(&mut self, strategy: Strategy) {
+        self.options.strategy = strategy;
+    }
+
+    /// Reseeds the random strategy: the same seed gives the same sequence of choices.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.options.seed = seed;
+        self.random = SplitMix64::new(seed);
+    }
+
+    /// Forgets what was learned from earlier games: the hash table.
+    pub fn new_game(&mut self) {
+        self.table.clear();
+    }
+
+    /// Sets up a new game from `base` and plays `moves`; all or nothing.
+    pub fn set_position(&mut self, base: &PositionBase, moves: &[Move]) -> Result<(), EngineError> {
+        let start = match base {
+            PositionBase::StartPos => Position::start(self.variant),
+            PositionBase::PositionString(text) => {
+                Position::from_position_string(self.variant, text).map_err(|error| {
+                    EngineError::InvalidPosition {
+                        text: text.clone(),
+                        error,
+                    }
+                })?
+            }
+            PositionBase::Random(seed) => {
+                self.require(Variant::MangalaIV, "position random")?;
+                Position::mangala_iv_deal(*seed)
+            }
+        };
+        let mut game = Game::new(start, self.options.last_four_rule);
+        game.play_all(moves)
+            .map_err(EngineError::IllegalMoveInList)?;
+        self.game = game;
+        Ok(())
+    }
+
+    /// Plays `moves` on the current game; all or nothing.
+    pub fn play(&mut self, moves: &[Move]) -> Result<(), EngineError> {
+        match moves {
+            [mv] => self.game.play(*mv).map_err(EngineError::IllegalMove),
+            _ => self
+                .game
+                .play_all(moves)
+                .map_err(EngineError::IllegalMoveInList),
+        }
+    }
+
+    pub fn undo(&mut self, count: usize) -> Result<(), EngineError> {
+        self.game.undo(count).map_err(EngineError::Undo)
+    }
+
+    /// Mangala IV: the exact outcome of each side choice on the current board.
+    pub fn side_choice(&self) -> Result<SideChoice, EngineError> {
+        self.require(Variant::MangalaIV, "query side")?;
+        SideChoice::for_board(self.game.position()).ok_or(EngineError::WrongVariant {
+            what: "query side",
+            only: Variant::MangalaIV,
+            current: self.variant,
+        })
+    }
+
+    /// The static evaluation of the current position, term by term.
+    pub fn eval(&self) -> EvalParts {
+        evaluate_parts(self.game.position())
+    }
+
+    fn require(&self, only: Variant, what: &'static str) -> Result<(), EngineError> {
+        if self.variant == only {
+            Ok(())
+        } else {
+            Err(EngineError::WrongVariant {
+                what,
+                only,
+                current: self.variant,
+            })
+        }
+    }
+
+    /// The kind of the running job, if any (it may have just finished; [`Engine::finish_job`]
+    /// tells).
+    pub fn job(&self) -> Option<JobKind> {
+        self.job.as_ref().map(|job| job.kind)
+    }
+
+    pub fn is_busy(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Asks the running job, if any, to stop soon.
+    pub fn stop(&self) {
+        if let Some(job) = &self.job {
+            job.control.stop();
+        }
+    }
+
+    /// The ponder search becomes a normal search (no effect on other jobs).
+    pub fn ponderhit(&self) {
+        if let Some(job) = &self.job
+            && job.kind == JobKind::Search
+        {
+            job.control.ponderhit(job.started.elapsed());
+        }
+    }
+
+    /// Waits for the running job, if any, to end (after its last report).
+    pub fn finish_job(&mut self) {
+        if let Some(job) = self.job.take()
+            && job.handle.join().is_err()
+        {
+            log::error!("a background job panicked");
+        }
+    }
+
+    fn spawn(
+        &mut self,
+        kind: JobKind,
+        control: Arc<SearchControl>,
+        work: impl FnOnce() + Send + 'static,
+    ) -> Result<(), EngineError> {
+        if self.job.is_some() {
+            return Err(EngineError::Busy);
+        }
+        let handle = std::thread::Builder::new()
+            .name(format!("{kind:?}").to_lowercase())
+            .stack_size(JOB_STACK_BYTES)
+            .spawn(work)
+            .map_err(|error| EngineError::NoThread(error.to_string()))?;
+        self.job = Some(Job {
+            kind,
+            control,
+            started: Instant::now(),
+            handle,
+        });
+        Ok(())
+    }
+
+    /// Starts perft of the current position (history ignored, rules.md §7) on a background
+    /// thread. `report` receives every event; `done` runs after the last one.
+    pub fn start_perft(
+        &mut self,
+        depth: u32,
+        mut report: impl FnMut(PerftEvent) + Send + 'static,
+        done: impl FnOnce() + Send + 'static,
+    ) -> Result<(), EngineError> {
+        if depth > MAX_PERFT_DEPTH {
+            return Err(EngineError::PerftTooDeep(depth));
+        }
+        let position = *self.game.position();
+        let control = Arc::new(SearchControl::new(false));
+        let job_control = Arc::clone(&control);
+        self.spawn(JobKind::Perft, control, move || {
+            let started = Instant::now();
+            let outcome = perft_divide(&position, depth, job_control.stop_flag(), |mv, count| {
+                report(PerftEvent::Move(mv, count))
+            });
+            report(match outcome {
+                Ok(nodes) => PerftEvent::Finished {
+                    nodes,
+                    elapsed: started.elapsed(),
+                },
+                Err(Aborted) => PerftEvent::Stopped,
+            });
+            done();
+        })
+    }
+
+    /// Starts a search of the current position on a background thread: `report` receives each
+    /// iteration, `done` the answer (exactly once).
+    pub fn go(
+        &mut self,
+        limits: Limits,
+        mut report: impl FnMut(SearchInfo) + Send + 'static,
+        done: impl FnOnce(SearchOutcome) + Send + 'static,
+    ) -> Result<(), EngineError> {
+        if self.job.is_some() {
+            return Err(EngineError::Busy);
+        }
+        let game = self.game.clone();
+        let options = SearchOptions {
+            threads: self.options.threads,
+            multipv: self.options.multipv,
+            move_overhead_ms: self.options.move_overhead_ms,
+            strategy: self.options.strategy,
+            random: self.random.next_u64(),
+        };
+        let table = Arc::clone(&self.table);
+        let control = Arc::new(SearchControl::new(limits.ponder));
+        let job_control = Arc::clone(&control);
+        self.spawn(JobKind::Search, control, move || {
+            let outcome = search(&game, &limits, &options, table, job_control, &mut report);
+            done(outcome);
+        })
+    }
+
+    /// Starts the bench on a background thread.
+    pub fn start_bench(
+        &mut self,
+        report: impl FnMut(&bench::BenchItem) + Send + 'static,
+        done: impl FnOnce(u64, Duration, bool) + Send + 'static,
+    ) -> Result<(), EngineError> {
+        let control = Arc::new(SearchControl::new(false));
+        let job_control = Arc::clone(&control);
+        self.spawn(JobKind::Bench, control, move || {
+            let (nodes, elapsed) = bench::run(report, &job_control);
+            done(nodes, elapsed, job_control.is_stopped());
+        })
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.finish_job();
+    }
+}

@@ -1,0 +1,153 @@
+//! Static evaluation: the expected final margin of the side to move, in centi-counters.
+//!
+//! The captured margin is exact; the positional terms estimate what the board will still yield.
+//! Every term is "mine minus the opponent's" from the side to move's point of view.
+
+use super::score::{MAX_EVAL, Value};
+use crate::rules::{Laps, Position, Side, Variant};
+
+/// The weights of one game's terms (centi-counters per unit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per counter captured.
+    pub material: i32,
+    /// Per counter in the player's own row.
+    pub row: i32,
+    /// Per non-empty pit of the player's row (choices and tempo).
+    pub mobility: i32,
+    /// Per counter of the opponent's best capture if it were to move, in percent (the side to
+    /// move's own captures are searched by the quiescence search instead).
+    pub threat_pct: i32,
+    /// Per pit of the player's row holding at least a full lap (a store for later).
+    pub big_pit: i32,
+    /// Anywoli: per pit of the player's row holding exactly three (a passing seed makes four,
+    /// and mid-sow fours go to the pit's owner).
+    pub threes: i32,
+}
+
+pub const fn weights(variant: Variant) -> Weights {
+    match variant {
+        Variant::MangalaII => Weights {
+            material: 100,
+            row: 4,
+            mobility: 8,
+            threat_pct: 35,
+            big_pit: 30,
+            threes: 0,
+        },
+        Variant::AlManqala => Weights {
+            material: 100,
+            row: 4,
+            mobility: 8,
+            threat_pct: 35,
+            big_pit: 30,
+            threes: 0,
+        },
+        Variant::Anywoli => Weights {
+            material: 100,
+            row: 3,
+            mobility: 5,
+            threat_pct: 0,
+            big_pit: 10,
+            threes: 60,
+        },
+        // Play is forced: the search plays the game out instead.
+        Variant::MangalaIV => Weights {
+            material: 100,
+            row: 100,
+            mobility: 0,
+            threat_pct: 0,
+            big_pit: 0,
+            threes: 0,
+        },
+    }
+}
+
+/// The evaluation split into its terms (already weighted), for the `eval` command.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalParts {
+    pub material: Value,
+    pub row: Value,
+    pub mobility: Value,
+    pub threat: Value,
+    pub big_pits: Value,
+    pub threes: Value,
+}
+
+impl EvalParts {
+    pub fn total(&self) -> Value {
+        (self.material + self.row + self.mobility + self.threat + self.big_pits + self.threes)
+            .clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    /// The terms with their names, in a fixed order.
+    pub fn named(&self) -> [(&'static str, Value); 6] {
+        [
+            ("material", self.material),
+            ("row", self.row),
+            ("mobility", self.mobility),
+            ("threat", self.threat),
+            ("bigpits", self.big_pits),
+            ("threes", self.threes),
+        ]
+    }
+}
+
+/// Counts of one row that the evaluation uses.
+#[derive(Default)]
+struct RowStats {
+    total: i32,
+    filled: i32,
+    big: i32,
+    threes: i32,
+}
+
+fn row_stats(pits: &[u8], lap: u8) -> RowStats {
+    let mut stats = RowStats::default();
+    for &c in pits {
+        stats.total += c as i32;
+        stats.filled += (c > 0) as i32;
+        stats.big += (c >= lap) as i32;
+        stats.threes += (c == 3) as i32;
+    }
+    stats
+}
+
+/// The largest capture the side not to move could start next turn, judged by the landing pit
+/// alone (exact about whether it captures in one-lap games, a lower bound of how much).
+fn threat(pos: &Position, side: Side) -> i32 {
+    pos.row(side)
+        .filter(|&pit| pos.pits()[pit] > 0)
+        .filter_map(|pit| pos.capture_hint(pit))
+        .max()
+        .unwrap_or(0) as i32
+}
+
+/// Evaluates `pos` term by term.
+pub fn evaluate_parts(pos: &Position) -> EvalParts {
+    let me = pos.side_to_move();
+    let opp = me.opponent();
+    let w = weights(pos.variant());
+    let lap = pos.rules().pit_count() as u8;
+    let mine = row_stats(&pos.pits()[pos.row(me)], lap);
+    let theirs = row_stats(&pos.pits()[pos.row(opp)], lap);
+    let threat = if w.threat_pct != 0 && matches!(pos.rules().laps, Laps::Single { .. }) {
+        -w.threat_pct * threat(pos, opp)
+    } else {
+        0
+    };
+    EvalParts {
+        material: w.material * (pos.captured(me) as i32 - pos.captured(opp) as i32),
+        row: w.row * (mine.total - theirs.total),
+        mobility: w.mobility * (mine.filled - theirs.filled),
+        threat,
+        big_pits: w.big_pit * (mine.big - theirs.big),
+        threes: w.threes * (mine.threes - theirs.threes),
+    }
+}
+
+/// The static evaluation of `pos` for its side to move.
+#[inline]
+pub fn evaluate(pos: &Position) -> Value {
+    evaluate_parts(pos).total()
+}

@@ -1,0 +1,433 @@
+//! The search: iterative deepening alpha-beta over a shared transposition table, with Lazy SMP
+//! helper threads, time management and the simple baseline strategies.
+//!
+//! It prints nothing: progress goes to a callback, and it stops when its [`SearchControl`] says so.
+
+pub mod eval;
+mod limits;
+pub mod score;
+mod strategy;
+pub mod tt;
+mod worker;
+pub mod zobrist;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub use limits::{Limits, TimePlan};
+pub use score::Score;
+pub use strategy::Strategy;
+pub use tt::TranspositionTable;
+
+use score::{INFINITY, MAX_PLY, Value, proven};
+use worker::{RootResult, Worker, is_proven};
+use zobrist::position_key;
+
+use crate::rules::{Game, LastFourRule, Move, Position, Variant};
+
+/// The search was stopped before it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aborted;
+
+/// How the outside world steers a running search.
+#[derive(Debug, Default)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    /// Microseconds from the search's start to `ponderhit` (the clock starts then).
+    ponderhit_at: AtomicU64,
+}
+
+impl SearchControl {
+    pub fn new(ponder: bool) -> SearchControl {
+        let control = SearchControl::default();
+        control.pondering.store(ponder, Ordering::Relaxed);
+        control
+    }
+
+    /// Ends the search as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The flag itself, for jobs that poll a plain `AtomicBool` (perft).
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a normal one, with the
+    /// clock starting now.
+    pub fn ponderhit(&self, since_start: Duration) {
+        self.ponderhit_at
+            .store(since_start.as_micros() as u64, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+}
+
+/// Settings of a search that do not come from `go`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    pub strategy: Strategy,
+    /// A fresh random number for this search (the `random` strategy's choice).
+    pub random: u64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 10,
+            strategy: Strategy::Search,
+            random: 0,
+        }
+    }
+}
+
+/// One line of thinking, reported after each completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1-based index of this line among the MultiPV lines.
+    pub multipv: usize,
+    pub score: Score,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time_ms: u64,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchOutcome {
+    /// `None` when the game is over.
+    pub best: Option<Move>,
+    /// The reply expected after `best` (the second move of the principal variation).
+    pub ponder: Option<Move>,
+    pub nodes: u64,
+    pub depth: u32,
+    pub score: Option<Score>,
+}
+
+/// What every search thread shares.
+pub(crate) struct Shared {
+    root: Position,
+    root_quiet: u16,
+    rule: LastFourRule,
+    table: Arc<TranspositionTable>,
+    control: Arc<SearchControl>,
+    nodes: AtomicU64,
+    node_limit: Option<u64>,
+    plan: TimePlan,
+    start: Instant,
+    /// The main thread has finished: helpers stop.
+    done: AtomicBool,
+}
+
+impl Shared {
+    /// Time on the clock so far: from the start, or from `ponderhit` for a ponder search.
+    fn clock(&self) -> Duration {
+        let elapsed = self.start.elapsed();
+        let hit = Duration::from_micros(self.control.ponderhit_at.load(Ordering::Relaxed));
+        elapsed.saturating_sub(hit)
+    }
+
+    fn should_stop(&self, abortable: bool) -> bool {
+        // Depth 1 always finishes (it takes microseconds), so every answer comes from a search.
+        if !abortable {
+            return false;
+        }
+        if self.control.is_stopped() || self.done.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.control.is_pondering() {
+            return false;
+        }
+        self.plan.hard.is_some_and(|hard| self.clock() >= hard)
+    }
+}
+
+/// Keys of the game's positions before the current one that a later position could repeat
+/// (those since the last capture).
+fn history_keys(game: &Game) -> Vec<u64> {
+    let positions: Vec<&Position> = game.positions().collect();
+    let quiet = (game.quiet_run() as usize).min(positions.len() - 1);
+    positions[positions.len() - 1 - quiet..positions.len() - 1]
+        .iter()
+        .map(|p| position_key(p))
+        .collect()
+}
+
+/// Searches the current position of `game` within `limits`, reporting each completed iteration.
+/// Returns only when the limits are reached or the control says stop (under `infinite` and
+/// `ponder`, only on stop or ponderhit).
+pub fn search(
+    game: &Game,
+    limits: &Limits,
+    options: &SearchOptions,
+    table: Arc<TranspositionTable>,
+    control: Arc<SearchControl>,
+    report: &mut dyn FnMut(SearchInfo),
+) -> SearchOutcome {
+    let start = Instant::now();
+    let legal = game.legal_moves();
+    let outcome = if legal.is_empty() {
+        SearchOutcome::default()
+    } else if game.position().variant() == Variant::MangalaIV {
+        forced_play(game, start, report)
+    } else {
+        match options.strategy {
+            Strategy::Search => {
+                let shared = Shared {
+                    root: *game.position(),
+                    root_quiet: game.quiet_run(),
+                    rule: game.last_four_rule(),
+                    table,
+                    control: Arc::clone(&control),
+                    nodes: AtomicU64::new(0),
+                    node_limit: limits.nodes,
+                    plan: TimePlan::new(
+                        limits,
+                        game.position().side_to_move(),
+                        options.move_overhead_ms,
+                    ),
+                    start,
+                    done: AtomicBool::new(false),
+                };
+                search_threads(&shared, game, limits, options, report)
+            }
+            other => SearchOutcome {
+                best: Some(other.choose(game.position(), options.random)),
+                ..SearchOutcome::default()
+            },
+        }
+    };
+    // Under `infinite` (or while pondering) the answer waits for `stop` (or `ponderhit`).
+    while limits.waits_for_stop()
+        && !control.is_stopped()
+        && (limits.infinite || !limits.ponder || control.is_pondering())
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    outcome
+}
+
+fn search_threads(
+    shared: &Shared,
+    game: &Game,
+    limits: &Limits,
+    options: &SearchOptions,
+    report: &mut dyn FnMut(SearchInfo),
+) -> SearchOutcome {
+    shared.table.new_search();
+    let keys = history_keys(game);
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..options.threads.max(1))
+            .filter_map(|id| {
+                let keys = &keys;
+                std::thread::Builder::new()
+                    .name(format!("search-{id}"))
+                    .stack_size(32 << 20)
+                    .spawn_scoped(scope, move || {
+                        let mut worker = Worker::new(shared, id, keys);
+                        helper_loop(&mut worker, shared);
+                        worker.flush_nodes();
+                    })
+                    .map_err(|e| log::warn!("cannot start search helper {id}: {e}"))
+                    .ok()
+            })
+            .collect();
+        let mut main = Worker::new(shared, 0, &keys);
+        let outcome = iterative_deepening(&mut main, shared, limits, options, report);
+        shared.done.store(true, Ordering::Relaxed);
+        for helper in helpers {
+            let _ = helper.join();
+        }
+        SearchOutcome {
+            nodes: shared.nodes.load(Ordering::Relaxed),
+            ..outcome
+        }
+    })
+}
+
+/// A Lazy SMP helper: searches the same root, half of them one ply deeper, filling the shared
+/// table for the main thread.
+fn helper_loop(worker: &mut Worker, shared: &Shared) {
+    let mut depth = 1 + (worker.id % 2) as u32;
+    while depth < (MAX_PLY - 8) as u32 {
+        if worker.search_root(depth, -INFINITY, INFINITY).is_err()
+            || shared.done.load(Ordering::Relaxed)
+        {
+            return;
+        }
+        depth += 1;
+    }
+}
+
+fn iterative_deepening(
+    main: &mut Worker,
+    shared: &Shared,
+    limits: &Limits,
+    options: &SearchOptions,
+    report: &mut dyn FnMut(SearchInfo),
+) -> SearchOutcome {
+    let root_moves = shared.root.legal_moves();
+    let lines = options.multipv.clamp(1, root_moves.len());
+    let max_depth = limits
+        .depth
+        .unwrap_or(u32::MAX)
+        .clamp(1, (MAX_PLY - 8) as u32);
+    let mut completed: Vec<RootResult> = Vec::new();
+    let mut completed_depth = 0;
+    'deepening: for depth in 1..=max_depth {
+        let mut results: Vec<RootResult> = Vec::with_capacity(lines);
+        main.excluded.clear();
+        for line in 0..lines {
+            let previous = completed.get(line).map(|r| r.value);
+            match search_window(main, depth, previous) {
+                Ok(result) if !result.pv.is_empty() => {
+                    main.excluded.push(result.pv[0]);
+                    results.push(result);
+                }
+                Ok(_) => break,
+                Err(Aborted) => break 'deepening,
+            }
+        }
+        main.flush_nodes();
+        completed = results;
+        completed_depth = depth;
+        let elapsed = shared.start.elapsed();
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        for (index, result) in completed.iter().enumerate() {
+            report(SearchInfo {
+                depth,
+                seldepth: main.seldepth as u32,
+                multipv: index + 1,
+                score: Score::from_value(result.value),
+                nodes,
+                nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+                time_ms: elapsed.as_millis() as u64,
+                hashfull: shared.table.hashfull(),
+                pv: result.pv.clone(),
+            });
+        }
+        if shared.control.is_stopped() {
+            break;
+        }
+        let free = limits.waits_for_stop() && (limits.infinite || shared.control.is_pondering());
+        if free {
+            continue;
+        }
+        if root_moves.len() == 1 && limits.depth.is_none() && limits.nodes.is_none() {
+            break; // forced: no need to think
+        }
+        let best = &completed[0];
+        if is_proven(best.value)
+            && let Score::Mate { plies, .. } = Score::from_value(best.value)
+            && depth as i32 > plies.abs() + 4
+        {
+            break; // the result is settled; deeper search cannot change it
+        }
+        if let Some(soft) = shared.plan.soft
+            && shared.clock() >= soft / 2
+        {
+            break;
+        }
+        if limits
+            .nodes
+            .is_some_and(|n| shared.nodes.load(Ordering::Relaxed) >= n)
+        {
+            break;
+        }
+    }
+    let best_line = completed.first().map(|r| r.pv.clone()).unwrap_or_default();
+    SearchOutcome {
+        best: best_line
+            .first()
+            .copied()
+            .or(root_moves.as_slice().first().copied()),
+        ponder: best_line.get(1).copied(),
+        nodes: 0,
+        depth: completed_depth,
+        score: completed.first().map(|r| Score::from_value(r.value)),
+    }
+}
+
+/// Searches the root at `depth` in an aspiration window around `previous`, widening on failure.
+fn search_window(
+    worker: &mut Worker,
+    depth: u32,
+    previous: Option<Value>,
+) -> Result<RootResult, Aborted> {
+    let mut window: Value = 40;
+    let (mut alpha, mut beta) = match previous {
+        Some(v) if depth >= 4 && !is_proven(v) => (v - window, v + window),
+        _ => (-INFINITY, INFINITY),
+    };
+    loop {
+        let result = worker.search_root(depth, alpha, beta)?;
+        if result.value <= alpha && alpha > -INFINITY {
+            beta = (alpha + beta) / 2;
+            alpha = (result.value - window).max(-INFINITY);
+        } else if result.value >= beta && beta < INFINITY {
+            beta = (result.value + window).min(INFINITY);
+        } else {
+            return Ok(result);
+        }
+        window *= 3;
+        if window > 2_000 {
+            alpha = -INFINITY;
+            beta = INFINITY;
+        }
+    }
+}
+
+/// Mangala IV: there is never a choice, so play the game out under all the rules; the result is
+/// exact.
+fn forced_play(game: &Game, start: Instant, report: &mut dyn FnMut(SearchInfo)) -> SearchOutcome {
+    let mut line = game.clone();
+    let mut pv = Vec::new();
+    while let Some(&mv) = line.legal_moves().as_slice().first() {
+        if line.play(mv).is_err() {
+            break;
+        }
+        pv.push(mv);
+    }
+    let me = game.position().side_to_move().index();
+    let totals = line.score();
+    let value = proven(totals[me] as i32 - totals[1 - me] as i32, pv.len().min(255));
+    let score = Score::from_value(value);
+    let elapsed = start.elapsed();
+    report(SearchInfo {
+        depth: pv.len() as u32,
+        seldepth: pv.len() as u32,
+        multipv: 1,
+        score,
+        nodes: pv.len() as u64,
+        nps: (pv.len() as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+        time_ms: elapsed.as_millis() as u64,
+        hashfull: 0,
+        pv: pv.clone(),
+    });
+    SearchOutcome {
+        best: pv.first().copied(),
+        ponder: pv.get(1).copied(),
+        nodes: pv.len() as u64,
+        depth: pv.len() as u32,
+        score: Some(score),
+    }
+}

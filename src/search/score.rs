@@ -1,0 +1,124 @@
+//! Search scores: heuristic values in centi-counters, and proven results that carry both the
+//! exact final margin and the distance to the end of the game.
+//!
+//! A proven win by `m` counters at `p` plies from the root scores `WIN + 256·m − p`, a proven loss
+//! `−WIN + 256·m + p` (`m < 0`), a proven draw 0. So any proven win beats any heuristic value, a
+//! larger margin beats a smaller one, and among equal margins the quicker win (slower loss) is
+//! preferred.
+
+/// A score in the search's units, from the point of view of the side to move.
+pub type Value = i32;
+
+/// Base of proven results; heuristic values stay strictly inside `(-WIN, WIN)`.
+pub const WIN: Value = 40_000;
+/// Above any score.
+pub const INFINITY: Value = 100_000;
+/// Plies that a search line may reach (proven scores encode the distance in 8 bits).
+pub const MAX_PLY: usize = 128;
+/// The bound on heuristic evaluations.
+pub const MAX_EVAL: Value = WIN - 1_000;
+
+/// The proven score of a game ending `ply` plies from the root with `margin` counters for the side
+/// to move there.
+#[inline]
+pub fn proven(margin: i32, ply: usize) -> Value {
+    let ply = ply as Value;
+    match margin.signum() {
+        1 => WIN + 256 * margin - ply,
+        -1 => -WIN + 256 * margin + ply,
+        _ => 0,
+    }
+}
+
+#[inline]
+pub fn is_proven_win(value: Value) -> bool {
+    value > WIN
+}
+
+#[inline]
+pub fn is_proven_loss(value: Value) -> bool {
+    value < -WIN
+}
+
+/// Stores proven scores relative to the node (distance from the node, not the root).
+#[inline]
+pub fn to_table(value: Value, ply: usize) -> Value {
+    if is_proven_win(value) {
+        value + ply as Value
+    } else if is_proven_loss(value) {
+        value - ply as Value
+    } else {
+        value
+    }
+}
+
+/// The inverse of [`to_table`].
+#[inline]
+pub fn from_table(value: Value, ply: usize) -> Value {
+    if is_proven_win(value) {
+        value - ply as Value
+    } else if is_proven_loss(value) {
+        value + ply as Value
+    } else {
+        value
+    }
+}
+
+/// A score as the protocol reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// 100 × the expected final margin of the side to move.
+    Centi(i32),
+    /// A proven result: the game ends in `plies` moves, won (`plies > 0`) or lost (`plies < 0`),
+    /// by `margin` counters (negative when losing).
+    Mate { plies: i32, margin: i32 },
+}
+
+impl Score {
+    pub fn from_value(value: Value) -> Score {
+        let decode = |excess: Value| {
+            let margin = (excess + 255) / 256;
+            (margin, 256 * margin - excess)
+        };
+        if is_proven_win(value) {
+            let (margin, plies) = decode(value - WIN);
+            Score::Mate { plies, margin }
+        } else if is_proven_loss(value) {
+            let (margin, plies) = decode(-value - WIN);
+            Score::Mate {
+                plies: -plies,
+                margin: -margin,
+            }
+        } else {
+            Score::Centi(value)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proven_scores_round_trip_and_order() {
+        for margin in [-98, -3, -1, 1, 2, 98] {
+            for ply in [0, 1, 7, MAX_PLY - 1] {
+                let value = proven(margin, ply);
+                let plies = if margin > 0 {
+                    ply as i32
+                } else {
+                    -(ply as i32)
+                };
+                assert_eq!(Score::from_value(value), Score::Mate { plies, margin });
+                assert_eq!(from_table(to_table(value, 9), 9), value);
+            }
+        }
+        assert!(proven(1, 100) > MAX_EVAL);
+        assert!(proven(3, 50) > proven(2, 1), "larger margin first");
+        assert!(proven(2, 3) > proven(2, 5), "quicker win first");
+        assert!(proven(-2, 5) > proven(-2, 3), "slower loss first");
+        assert!(proven(-1, 0) < -MAX_EVAL);
+        assert_eq!(proven(0, 4), 0);
+        assert_eq!(Score::from_value(-250), Score::Centi(-250));
+    }
+}

@@ -1,0 +1,224 @@
+//! The transposition table, shared by all search threads without locks.
+//!
+//! Each entry is two `AtomicU64`s: the key xor-ed with the data, and the data. A torn write (two
+//! threads storing the same slot at once) leaves a pair whose xor matches no key, so it is simply
+//! never found. Entries come in buckets of four (one cache line); a new entry replaces the same
+//! position, else the shallowest entry, older generations first.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use super::score::Value;
+use crate::rules::Move;
+
+/// What a stored score means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most this (no move reached alpha).
+    Upper = 1,
+    /// The true score is at least this (a move reached beta).
+    Lower = 2,
+    Exact = 3,
+}
+
+/// A table hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub value: Value,
+    pub depth: u8,
+    pub bound: Bound,
+    pub best: Option<Move>,
+}
+
+const BUCKET: usize = 4;
+const BUCKET_BYTES: usize = BUCKET * 16;
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    slots: [[AtomicU64; 2]; BUCKET],
+}
+
+/// The largest table accepted, in MiB.
+pub const MAX_HASH_MIB: usize = 16 * 1024;
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+/// The table could not be given the memory asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfMemory {
+    pub mib: usize,
+}
+
+fn encode_move(mv: Option<Move>, n: usize) -> u64 {
+    match mv {
+        None => 0,
+        Some(Move::Pass) => 31,
+        Some(mv) => mv.pit(n).map_or(0, |p| p as u64 + 1),
+    }
+}
+
+fn decode_move(code: u64, n: usize) -> Option<Move> {
+    match code {
+        0 => None,
+        31 => Some(Move::Pass),
+        c => Some(Move::from_pit(c as usize - 1, n)),
+    }
+}
+
+impl TranspositionTable {
+    /// A table of `mib` MiB (at least one bucket). Memory is asked for without aborting the
+    /// process if it cannot be had.
+    pub fn new(mib: usize) -> Result<TranspositionTable, OutOfMemory> {
+        let count = (mib.min(MAX_HASH_MIB) << 20) / BUCKET_BYTES;
+        let count = count.max(1);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| OutOfMemory { mib })?;
+        buckets.resize_with(count, Bucket::default);
+        Ok(TranspositionTable {
+            buckets,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&self) {
+        for bucket in &self.buckets {
+            for slot in &bucket.slots {
+                slot[0].store(0, Ordering::Relaxed);
+                slot[1].store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks a new search: older entries become the first to be replaced.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64, pits_per_row: usize) -> Option<Entry> {
+        let bucket = self.bucket(key);
+        for slot in &bucket.slots {
+            let data = slot[1].load(Ordering::Relaxed);
+            if data != 0 && slot[0].load(Ordering::Relaxed) ^ data == key {
+                let bound = match (data >> 45) & 3 {
+                    1 => Bound::Upper,
+                    2 => Bound::Lower,
+                    3 => Bound::Exact,
+                    _ => continue,
+                };
+                return Some(Entry {
+                    value: data as u32 as i32,
+                    depth: (data >> 32) as u8,
+                    bound,
+                    best: decode_move((data >> 40) & 31, pits_per_row),
+                });
+            }
+        }
+        None
+    }
+
+    pub fn store(
+        &self,
+        key: u64,
+        pits_per_row: usize,
+        value: Value,
+        depth: u8,
+        bound: Bound,
+        best: Option<Move>,
+    ) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        let mut kept_move = None;
+        for (i, slot) in bucket.slots.iter().enumerate() {
+            let data = slot[1].load(Ordering::Relaxed);
+            if data == 0 {
+                if victim_worth > i32::MIN {
+                    victim = i;
+                    victim_worth = i32::MIN;
+                }
+                continue;
+            }
+            if slot[0].load(Ordering::Relaxed) ^ data == key {
+                victim = i;
+                kept_move = decode_move((data >> 40) & 31, pits_per_row);
+                break;
+            }
+            let age = generation.wrapping_sub((data >> 47) as u8) as i32;
+            let worth = ((data >> 32) as u8) as i32 - 8 * age;
+            if worth < victim_worth {
+                victim = i;
+                victim_worth = worth;
+            }
+        }
+        let best = best.or(kept_move);
+        let data = (value as u32 as u64)
+            | (depth as u64) << 32
+            | encode_move(best, pits_per_row) << 40
+            | (bound as u64) << 45
+            | (generation as u64) << 47;
+        let slot = &bucket.slots[victim];
+        slot[0].store(key ^ data, Ordering::Relaxed);
+        slot[1].store(data, Ordering::Relaxed);
+    }
+
+    /// Per mille of a sample of entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for bucket in &self.buckets[..sample] {
+            for slot in &bucket.slots {
+                let data = slot[1].load(Ordering::Relaxed);
+                if data != 0 && (data >> 47) as u8 == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * BUCKET).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_entries_are_found_with_their_data() {
+        let table = TranspositionTable::new(1).unwrap();
+        let mv = Move::from_pit(9, 6);
+        table.store(0xDEAD_BEEF, 6, -1234, 7, Bound::Lower, Some(mv));
+        assert_eq!(
+            table.probe(0xDEAD_BEEF, 6),
+            Some(Entry {
+                value: -1234,
+                depth: 7,
+                bound: Bound::Lower,
+                best: Some(mv)
+            })
+        );
+        assert_eq!(table.probe(0xDEAD_BEEE, 6), None);
+        // A later store without a move keeps the known one.
+        table.store(0xDEAD_BEEF, 6, 55, 9, Bound::Exact, None);
+        assert_eq!(table.probe(0xDEAD_BEEF, 6).unwrap().best, Some(mv));
+        table.store(0x1234, 6, 1, 1, Bound::Upper, Some(Move::Pass));
+        assert_eq!(table.probe(0x1234, 6).unwrap().best, Some(Move::Pass));
+        table.clear();
+        assert_eq!(table.probe(0xDEAD_BEEF, 6), None);
+    }
+}

@@ -1,0 +1,487 @@
+//! One search thread: iterative deepening over a principal-variation alpha-beta search.
+
+use std::sync::atomic::Ordering;
+
+use super::eval::evaluate;
+use super::score::{
+    INFINITY, MAX_PLY, Value, from_table, is_proven_loss, is_proven_win, proven, to_table,
+};
+use super::tt::Bound;
+use super::zobrist::{position_key, table_key};
+use super::{Aborted, Shared};
+use crate::rules::{
+    Ending, LastFourRule, MAX_PITS, Move, MoveEffect, MoveList, NO_PROGRESS_LIMIT, Position,
+    REPETITION_LIMIT,
+};
+
+/// Captures searched beyond the nominal depth.
+const QUIESCENCE_PLIES: u32 = 6;
+/// How often (in nodes) the stop flag and the clock are looked at.
+const POLL_INTERVAL: u64 = 1024;
+
+/// A move made: the position it leads to and what it did.
+#[derive(Clone, Copy)]
+struct Child {
+    mv: Move,
+    pos: Position,
+    effect: MoveEffect,
+    /// Counters the move wins for the mover minus what it gives the opponent.
+    gain: i32,
+}
+
+impl Child {
+    fn make(parent: &Position, mv: Move) -> Child {
+        let mover = parent.side_to_move();
+        let mut pos = *parent;
+        let effect = pos.play_unchecked(mv);
+        let gain = (pos.captured(mover) as i32 - parent.captured(mover) as i32)
+            - (pos.captured(mover.opponent()) as i32 - parent.captured(mover.opponent()) as i32);
+        Child {
+            mv,
+            pos,
+            effect,
+            gain,
+        }
+    }
+
+    fn is_tactical(&self) -> bool {
+        self.gain > 0 || self.effect.extra_turn
+    }
+}
+
+/// The moves of a node in search order, not yet made (most nodes are cut after one or two).
+struct Ordered {
+    moves: [(Move, i32); 12],
+    len: usize,
+}
+
+impl Ordered {
+    fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        self.moves[..self.len].iter().map(|&(mv, _)| mv)
+    }
+}
+
+/// The result of searching the root at one depth.
+#[derive(Clone, Debug)]
+pub struct RootResult {
+    pub value: Value,
+    pub pv: Vec<Move>,
+}
+
+pub struct Worker<'a> {
+    shared: &'a Shared,
+    pub id: usize,
+    rule: LastFourRule,
+    pits_per_row: usize,
+    /// Keys of the positions before the current node: the game's (since its last capture) and
+    /// then the search path's. Used for repetition.
+    keys: Vec<u64>,
+    base_keys: usize,
+    pub nodes: u64,
+    reported_nodes: u64,
+    pub seldepth: usize,
+    /// Whether running out of time may abort the current iteration (never during depth 1).
+    abortable: bool,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    history: [[i32; MAX_PITS + 1]; 2],
+    pv: Vec<Vec<Move>>,
+    /// Root moves left out of this search (MultiPV: those already reported).
+    pub excluded: Vec<Move>,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(shared: &'a Shared, id: usize, history_keys: &[u64]) -> Worker<'a> {
+        Worker {
+            shared,
+            id,
+            rule: shared.rule,
+            pits_per_row: shared.root.rules().pits_per_row,
+            keys: history_keys.to_vec(),
+            base_keys: history_keys.len(),
+            nodes: 0,
+            reported_nodes: 0,
+            seldepth: 0,
+            abortable: false,
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: [[0; MAX_PITS + 1]; 2],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            excluded: Vec::new(),
+        }
+    }
+
+    /// Searches the root to `depth` within `(alpha, beta)`.
+    pub fn search_root(
+        &mut self,
+        depth: u32,
+        alpha: Value,
+        beta: Value,
+    ) -> Result<RootResult, Aborted> {
+        self.abortable = depth > 1;
+        self.keys.truncate(self.base_keys);
+        let root = self.shared.root;
+        let key = position_key(&root);
+        let value = self.node(
+            &root,
+            key,
+            depth as i32,
+            alpha,
+            beta,
+            0,
+            self.shared.root_quiet,
+            false,
+        )?;
+        Ok(RootResult {
+            value,
+            pv: self.pv[0].clone(),
+        })
+    }
+
+    /// Adds this thread's uncounted nodes to the shared total.
+    pub fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.reported_nodes, Ordering::Relaxed);
+        self.reported_nodes = self.nodes;
+    }
+
+    #[inline]
+    fn visit(&mut self, ply: usize) -> Result<(), Aborted> {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(limit) = self.shared.node_limit {
+            let others = self.shared.nodes.load(Ordering::Relaxed) - self.reported_nodes;
+            if self.abortable && self.nodes + others >= limit {
+                return Err(Aborted);
+            }
+        }
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            self.flush_nodes();
+            if self.shared.should_stop(self.abortable) {
+                return Err(Aborted);
+            }
+        }
+        Ok(())
+    }
+
+    /// The exact score of a finished game at `pos` for its side to move.
+    fn final_value(&self, pos: &Position, ending: Ending, ply: usize) -> Value {
+        let totals = pos.final_totals(ending, self.rule);
+        let me = pos.side_to_move().index();
+        proven(totals[me] as i32 - totals[1 - me] as i32, ply)
+    }
+
+    /// Why the game is over at `pos` (reached by a move that was `endless` or not, after `quiet`
+    /// quiet moves), in the game's order of precedence; `None` while it goes on.
+    fn ending_at(
+        &self,
+        pos: &Position,
+        key: u64,
+        quiet: u16,
+        endless: bool,
+        no_moves: bool,
+    ) -> Option<Ending> {
+        if no_moves {
+            return pos.own_ending();
+        }
+        if endless {
+            return Some(Ending::EndlessMove);
+        }
+        if quiet >= 2 {
+            let window = (quiet as usize).min(self.keys.len());
+            let seen = self.keys[self.keys.len() - window..]
+                .iter()
+                .filter(|&&k| k == key)
+                .count();
+            if seen + 1 >= REPETITION_LIMIT {
+                return Some(Ending::Repetition);
+            }
+        }
+        (quiet >= NO_PROGRESS_LIMIT).then_some(Ending::NoProgress)
+    }
+
+    /// Orders the legal moves without making them: the table's move, then likely captures
+    /// (largest first), the killers, and the rest by history.
+    fn order_moves(
+        &self,
+        pos: &Position,
+        legal: &MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) -> Ordered {
+        let mover = pos.side_to_move().index();
+        let mut ordered = Ordered {
+            moves: [(Move::Pass, 0); 12],
+            len: 0,
+        };
+        for &mv in legal {
+            if ply == 0 && self.excluded.contains(&mv) {
+                continue;
+            }
+            let pit = mv.pit(self.pits_per_row);
+            let key = if Some(mv) == tt_move {
+                1 << 24
+            } else if let Some(hint) = pit.and_then(|p| pos.capture_hint(p)).filter(|&h| h > 0) {
+                (1 << 20) + hint as i32
+            } else if self.killers[ply][0] == Some(mv) {
+                1 << 19
+            } else if self.killers[ply][1] == Some(mv) {
+                (1 << 19) - 1
+            } else {
+                self.history[mover][pit.unwrap_or(MAX_PITS)].clamp(-(1 << 18), 1 << 18)
+            };
+            let mut i = ordered.len;
+            ordered.len += 1;
+            while i > 0 && ordered.moves[i - 1].1 < key {
+                ordered.moves[i] = ordered.moves[i - 1];
+                i -= 1;
+            }
+            ordered.moves[i] = (mv, key);
+        }
+        ordered
+    }
+
+    /// Searches a child from the parent's point of view: the child's score is negated unless the
+    /// same side moves again (an extra turn).
+    #[allow(clippy::too_many_arguments)]
+    fn child_value(
+        &mut self,
+        parent: &Position,
+        child: &Child,
+        depth: i32,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+        quiet: u16,
+    ) -> Result<Value, Aborted> {
+        let key = position_key(&child.pos);
+        let quiet = if child.effect.captured > 0 {
+            0
+        } else {
+            quiet + 1
+        };
+        if child.pos.side_to_move() == parent.side_to_move() {
+            self.node(
+                &child.pos,
+                key,
+                depth,
+                alpha,
+                beta,
+                ply + 1,
+                quiet,
+                child.effect.endless,
+            )
+        } else {
+            Ok(-self.node(
+                &child.pos,
+                key,
+                depth,
+                -beta,
+                -alpha,
+                ply + 1,
+                quiet,
+                child.effect.endless,
+            )?)
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        depth: i32,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        quiet: u16,
+        endless: bool,
+    ) -> Result<Value, Aborted> {
+        self.visit(ply)?;
+        self.pv[ply].clear();
+        let legal = pos.legal_moves();
+        if ply > 0
+            && let Some(ending) = self.ending_at(pos, key, quiet, endless, legal.is_empty())
+        {
+            return Ok(self.final_value(pos, ending, ply));
+        }
+        if ply >= MAX_PLY - 1 {
+            return Ok(evaluate(pos));
+        }
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply, QUIESCENCE_PLIES);
+        }
+        let pv_node = beta - alpha > 1;
+        let tkey = table_key(key, quiet);
+        let entry = self.shared.table.probe(tkey, self.pits_per_row);
+        if let Some(entry) = entry
+            && ply > 0
+            && !pv_node
+            && entry.depth as i32 >= depth
+        {
+            let value = from_table(entry.value, ply);
+            let cut = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if cut {
+                return Ok(value);
+            }
+        }
+        let ordered = self.order_moves(pos, &legal, entry.and_then(|e| e.best), ply);
+        if ordered.len == 0 {
+            // Every root move is excluded (MultiPV beyond the number of moves).
+            return Ok(-INFINITY);
+        }
+        self.keys.push(key);
+        let original_alpha = alpha;
+        let mut best_value = -INFINITY;
+        let mut best_move = None;
+        let mover = pos.side_to_move().index();
+        for (i, mv) in ordered.iter().enumerate() {
+            let child = &Child::make(pos, mv);
+            let tactical = child.is_tactical();
+            let value = if i == 0 {
+                self.child_value(pos, child, depth - 1, alpha, beta, ply, quiet)?
+            } else {
+                let reduction = if depth >= 3 && i >= 3 && !tactical {
+                    1 + (depth >= 6 && i >= 6) as i32
+                } else {
+                    0
+                };
+                let mut value = self.child_value(
+                    pos,
+                    child,
+                    depth - 1 - reduction,
+                    alpha,
+                    alpha + 1,
+                    ply,
+                    quiet,
+                )?;
+                if value > alpha && reduction > 0 {
+                    value =
+                        self.child_value(pos, child, depth - 1, alpha, alpha + 1, ply, quiet)?;
+                }
+                if value > alpha && value < beta {
+                    value = self.child_value(pos, child, depth - 1, alpha, beta, ply, quiet)?;
+                }
+                value
+            };
+            if value > best_value {
+                best_value = value;
+                best_move = Some(child.mv);
+                if value > alpha {
+                    alpha = value;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(child.mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if value >= beta {
+                        if !tactical {
+                            let killers = &mut self.killers[ply];
+                            if killers[0] != Some(child.mv) {
+                                killers[1] = killers[0];
+                                killers[0] = Some(child.mv);
+                            }
+                            let pit = child.mv.pit(self.pits_per_row).unwrap_or(MAX_PITS);
+                            self.history[mover][pit] += depth * depth;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if self.excluded.is_empty() || ply > 0 {
+            self.shared.table.store(
+                tkey,
+                self.pits_per_row,
+                to_table(best_value, ply),
+                depth.clamp(0, 255) as u8,
+                bound,
+                best_move,
+            );
+        }
+        Ok(best_value)
+    }
+
+    /// Captures only, on top of the static evaluation, so that leaves are not judged in the
+    /// middle of an exchange.
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        plies_left: u32,
+    ) -> Result<Value, Aborted> {
+        let stand_pat = evaluate(pos);
+        if stand_pat >= beta || plies_left == 0 || ply >= MAX_PLY - 1 {
+            return Ok(stand_pat);
+        }
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+        let mut captures: [(Move, u8); 12] = [(Move::Pass, 0); 12];
+        let mut count = 0;
+        for &mv in &pos.legal_moves() {
+            if let Some(hint) = mv.pit(self.pits_per_row).and_then(|p| pos.capture_hint(p)) {
+                let mut i = count;
+                count += 1;
+                while i > 0 && captures[i - 1].1 < hint {
+                    captures[i] = captures[i - 1];
+                    i -= 1;
+                }
+                captures[i] = (mv, hint);
+            }
+        }
+        for &(mv, _) in &captures[..count] {
+            let child = &Child::make(pos, mv);
+            if child.gain <= 0 {
+                continue;
+            }
+            self.visit(ply + 1)?;
+            let value = if child.effect.endless {
+                let v = self.final_value(&child.pos, Ending::EndlessMove, ply + 1);
+                if child.pos.side_to_move() == pos.side_to_move() {
+                    v
+                } else {
+                    -v
+                }
+            } else if child.pos.legal_moves().is_empty() {
+                let ending = child.pos.own_ending().unwrap_or(Ending::BoardEmpty);
+                let v = self.final_value(&child.pos, ending, ply + 1);
+                if child.pos.side_to_move() == pos.side_to_move() {
+                    v
+                } else {
+                    -v
+                }
+            } else if child.pos.side_to_move() == pos.side_to_move() {
+                self.quiescence(&child.pos, alpha, beta, ply + 1, plies_left - 1)?
+            } else {
+                -self.quiescence(&child.pos, -beta, -alpha, ply + 1, plies_left - 1)?
+            };
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(best)
+    }
+}
+
+/// Whether a score settles the game (no deeper search can change it).
+pub fn is_proven(value: Value) -> bool {
+    is_proven_win(value) || is_proven_loss(value)
+}

@@ -1,0 +1,358 @@
+//! The search through the real binary, with stdin held open as a GUI or tournament manager does:
+//! `isready` and `stop` during a search, time limits, `quit` mid-search, repeatable node counts.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+const ENGINE: &str = env!("CARGO_BIN_EXE_mancala-engine");
+
+/// A running engine: send lines, receive lines with a deadline.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(ENGINE)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The next line, within `limit` (generous: this catches hangs, not slowness).
+    fn line(&self, limit: Duration) -> String {
+        self.lines
+            .recv_timeout(limit)
+            .unwrap_or_else(|_| panic!("no line within {limit:?}"))
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str, limit: Duration) -> Vec<String> {
+        let deadline = Instant::now() + limit;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self.line(left.max(Duration::from_millis(1)));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn query(&mut self, what: &str) -> String {
+        self.send(&format!("query {what}"));
+        self.line(Duration::from_secs(10))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const LONG: Duration = Duration::from_secs(30);
+
+fn legal_moves(engine: &mut Engine) -> Vec<String> {
+    engine
+        .query("moves")
+        .split_whitespace()
+        .skip(1)
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn isready_and_query_are_answered_during_an_infinite_search_and_stop_gives_one_legal_move() {
+    for variant in ["mangala-ii", "al-manqala", "anywoli"] {
+        let mut engine = Engine::start();
+        engine.send(&format!("variant {variant}"));
+        let legal = legal_moves(&mut engine);
+        engine.send("go infinite");
+        std::thread::sleep(Duration::from_millis(200));
+        let asked = Instant::now();
+        engine.send("isready");
+        let lines = engine.until("readyok", LONG);
+        assert!(
+            asked.elapsed() < Duration::from_secs(1),
+            "readyok took {:?}",
+            asked.elapsed()
+        );
+        assert!(
+            lines.iter().all(|l| !l.starts_with("bestmove")),
+            "{lines:?}"
+        );
+        assert!(engine.query("p1turn").starts_with("response true"));
+        engine.send("stop");
+        let stopped = Instant::now();
+        let lines = engine.until("bestmove", LONG);
+        assert!(stopped.elapsed() < Duration::from_secs(1));
+        let best = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        assert!(legal.contains(&best), "{best} not in {legal:?}");
+        // Exactly one bestmove: the next line answers the next command.
+        engine.send("isready");
+        assert_eq!(engine.line(LONG), "readyok");
+    }
+}
+
+#[test]
+fn infinite_search_never_answers_before_stop_even_when_forced_or_over() {
+    let mut engine = Engine::start();
+    engine.send("variant mangala-iv");
+    engine.send("go infinite");
+    assert!(
+        engine
+            .lines
+            .recv_timeout(Duration::from_millis(300))
+            .is_ok_and(|l| l.starts_with("info"))
+    );
+    assert!(
+        engine
+            .lines
+            .recv_timeout(Duration::from_millis(300))
+            .is_err()
+    );
+    engine.send("stop");
+    assert_eq!(engine.until("bestmove", LONG).last().unwrap(), "bestmove A");
+}
+
+#[test]
+fn movetime_is_respected() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Move Overhead value 10");
+    let mut worst = Duration::ZERO;
+    for _ in 0..5 {
+        engine.send("isready");
+        engine.until("readyok", LONG);
+        let sent = Instant::now();
+        engine.send("go movetime 100");
+        engine.until("bestmove", LONG);
+        worst = worst.max(sent.elapsed());
+    }
+    // 100 ms plus the overhead, with slack for a loaded machine.
+    assert!(
+        worst < Duration::from_millis(250),
+        "go movetime 100 took {worst:?}"
+    );
+}
+
+#[test]
+fn clock_limits_give_a_prompt_legal_move() {
+    let mut engine = Engine::start();
+    engine.send("variant anywoli");
+    let legal = legal_moves(&mut engine);
+    let sent = Instant::now();
+    engine.send("go p1time 300 p2time 300 p1inc 0 p2inc 0");
+    let best = engine.until("bestmove", LONG).pop().unwrap();
+    assert!(
+        sent.elapsed() < Duration::from_millis(300),
+        "{:?}",
+        sent.elapsed()
+    );
+    assert!(
+        legal.iter().any(|m| best == format!("bestmove {m}")),
+        "{best}"
+    );
+    let sent = Instant::now();
+    engine.send("go wtime 5000 btime 5000 winc 100 binc 100 movestogo 1");
+    engine.until("bestmove", LONG);
+    assert!(sent.elapsed() < Duration::from_millis(4_500));
+}
+
+#[test]
+fn quit_during_a_search_exits_cleanly() {
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("quit");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        if let Some(status) = engine.child.try_wait().unwrap() {
+            assert!(status.success());
+            break;
+        }
+        assert!(Instant::now() < deadline, "quit did not end the search");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn end_of_input_stops_a_search_with_one_bestmove() {
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    drop(std::mem::replace(
+        &mut engine.stdin,
+        Command::new("true")
+            .stdin(Stdio::piped())
+            .spawn()
+            .unwrap()
+            .stdin
+            .take()
+            .unwrap(),
+    ));
+    let lines = engine.until("bestmove", Duration::from_secs(5));
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+    assert!(
+        engine.lines.recv_timeout(Duration::from_secs(5)).is_err(),
+        "nothing after bestmove"
+    );
+}
+
+#[test]
+fn go_nodes_after_ucinewgame_is_repeatable() {
+    let mut engine = Engine::start();
+    let mut answers = Vec::new();
+    for _ in 0..2 {
+        engine.send("ucinewgame");
+        engine.send("position startpos moves C d");
+        engine.send("go nodes 30000");
+        let lines = engine.until("bestmove", LONG);
+        let last_info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap()
+            .clone();
+        let nodes = last_info
+            .split_whitespace()
+            .skip_while(|w| *w != "nodes")
+            .nth(1)
+            .unwrap()
+            .to_string();
+        let pv = last_info.split(" pv ").nth(1).unwrap().to_string();
+        answers.push((lines.last().unwrap().clone(), nodes, pv));
+    }
+    assert_eq!(answers[0], answers[1]);
+}
+
+#[test]
+fn ponder_option_adds_the_expected_reply_and_ponderhit_finishes_the_search() {
+    let mut engine = Engine::start();
+    engine.send("go depth 6");
+    let plain = engine.until("bestmove", LONG).pop().unwrap();
+    assert_eq!(
+        plain.split_whitespace().count(),
+        2,
+        "no ponder suffix by default: {plain}"
+    );
+    engine.send("setoption name Ponder value true");
+    engine.send("go depth 6");
+    let with_ponder = engine.until("bestmove", LONG).pop().unwrap();
+    let words: Vec<&str> = with_ponder.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{with_ponder}");
+    assert_eq!(words[2], "ponder");
+    // A ponder search waits for ponderhit, then finishes within its clock.
+    engine.send(&format!(
+        "position startpos moves {} {}",
+        words[1], words[3]
+    ));
+    engine.send("go ponder wtime 1000 btime 1000");
+    assert!(
+        engine
+            .lines
+            .recv_timeout(Duration::from_millis(1500))
+            .map_or(true, |l| !l.starts_with("bestmove"))
+    );
+    engine.send("ponderhit");
+    let lines = engine.until("bestmove", Duration::from_secs(5));
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+}
+
+#[test]
+fn multipv_reports_distinct_first_moves() {
+    let mut engine = Engine::start();
+    engine.send("setoption name MultiPV value 3");
+    engine.send("go depth 5");
+    let lines = engine.until("bestmove", LONG);
+    let last_depth: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 5 "))
+        .collect();
+    assert_eq!(last_depth.len(), 3, "{lines:?}");
+    let firsts: Vec<&str> = last_depth
+        .iter()
+        .map(|l| l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap())
+        .collect();
+    assert_eq!(firsts.len(), 3);
+    assert!(
+        firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+        "{firsts:?}"
+    );
+    for (i, line) in last_depth.iter().enumerate() {
+        assert!(line.contains(&format!(" multipv {} ", i + 1)), "{line}");
+    }
+    assert!(lines.last().unwrap().ends_with(firsts[0]));
+}
+
+#[test]
+fn threads_option_searches_with_helpers_and_answers() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Threads value 2");
+    engine.send("setoption name Hash value 32");
+    let legal = legal_moves(&mut engine);
+    engine.send("go depth 10");
+    let best = engine.until("bestmove", LONG).pop().unwrap();
+    assert!(
+        legal.iter().any(|m| best == format!("bestmove {m}")),
+        "{best}"
+    );
+}
+
+#[test]
+fn bench_is_repeatable_and_ends_with_the_two_totals() {
+    let run = || {
+        let output = Command::new(ENGINE).arg("bench").output().unwrap();
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let first = run();
+    let lines: Vec<&str> = first.lines().collect();
+    let n = lines.len();
+    assert!(lines[n - 2].starts_with("Nodes searched: "));
+    assert!(lines[n - 1].starts_with("Nodes/second: "));
+    let second = run();
+    assert_eq!(lines[n - 2], second.lines().nth(n - 2).unwrap());
+    assert!(
+        first
+            .lines()
+            .filter(|l| l.starts_with("info string bench"))
+            .count()
+            >= 12
+    );
+}
