@@ -100,17 +100,22 @@ impl Position {
             }
             Laps::RelayWithOpposite { .. } => Some(0),
             Laps::RelayFours => {
-                if hand >= len {
+                if hand >= len || self.rules().direction != Direction::CounterClockwise {
                     return Some(0);
                 }
-                let mut fours = 0u8;
-                let mut at = pit;
-                for _ in 1..hand {
-                    at = self.step(at);
-                    fours += 4 * (self.pits[at] == 3) as u8;
-                }
-                at = self.step(at);
-                match self.pits[at] + 1 {
+                // The first lap passes over two contiguous runs of pits at most.
+                let end = pit + hand;
+                let threes = |run: &[u8]| run.iter().filter(|&&c| c == 3).count() as u8;
+                let (passed, landing) = if end < len {
+                    (threes(&self.pits[pit + 1..end]), end)
+                } else {
+                    (
+                        threes(&self.pits[pit + 1..len]) + threes(&self.pits[..end - len]),
+                        end - len,
+                    )
+                };
+                let fours = 4 * passed;
+                match self.pits[landing] + 1 {
                     1 if fours == 0 => None,
                     4 => Some(fours + 4),
                     _ => Some(fours),

@@ -11,8 +11,8 @@ pub mod tt;
 mod worker;
 pub mod zobrist;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub use limits::{Limits, TimePlan};
@@ -136,6 +136,15 @@ pub(crate) struct Shared {
     start: Instant,
     /// The main thread has finished: helpers stop.
     done: AtomicBool,
+    /// The depth the search is asked to reach; a helper that reaches it first ends the search.
+    target_depth: u32,
+    /// The deepest iteration any helper has completed, with its result.
+    helper_best: Mutex<Option<(u32, RootResult)>>,
+    /// Set when a helper has completed `target_depth`.
+    target_reached: AtomicBool,
+    helper_depth: AtomicU32,
+    /// The depth the main thread is searching.
+    main_depth: AtomicU32,
 }
 
 impl Shared {
@@ -151,7 +160,10 @@ impl Shared {
         if !abortable {
             return false;
         }
-        if self.control.is_stopped() || self.done.load(Ordering::Relaxed) {
+        if self.control.is_stopped()
+            || self.done.load(Ordering::Relaxed)
+            || self.target_reached.load(Ordering::Relaxed)
+        {
             return true;
         }
         if self.control.is_pondering() {
@@ -207,6 +219,11 @@ pub fn search(
                     ),
                     start,
                     done: AtomicBool::new(false),
+                    target_depth: max_depth(limits),
+                    helper_best: Mutex::new(None),
+                    target_reached: AtomicBool::new(false),
+                    helper_depth: AtomicU32::new(0),
+                    main_depth: AtomicU32::new(0),
                 };
                 search_threads(&shared, game, limits, options, report)
             }
@@ -264,17 +281,40 @@ fn search_threads(
     })
 }
 
-/// A Lazy SMP helper: searches the same root, half of them one ply deeper, filling the shared
-/// table for the main thread.
+/// The deepest iteration a search may run.
+fn max_depth(limits: &Limits) -> u32 {
+    limits
+        .depth
+        .unwrap_or(u32::MAX)
+        .clamp(1, (MAX_PLY - 8) as u32)
+}
+
+/// A Lazy SMP helper: searches the same root (half of them one ply ahead), filling the shared
+/// table for the main thread, and offers each completed iteration as an answer.
 fn helper_loop(worker: &mut Worker, shared: &Shared) {
     let mut depth = 1 + (worker.id % 2) as u32;
-    while depth < (MAX_PLY - 8) as u32 {
-        if worker.search_root(depth, -INFINITY, INFINITY).is_err()
-            || shared.done.load(Ordering::Relaxed)
-        {
+    let mut previous = None;
+    while depth <= shared.target_depth {
+        let Ok(result) = search_window(worker, depth, previous) else {
+            return;
+        };
+        if shared.done.load(Ordering::Relaxed) {
             return;
         }
-        depth += 1;
+        previous = Some(result.value);
+        if !result.pv.is_empty()
+            && shared.helper_depth.fetch_max(depth, Ordering::Relaxed) < depth
+            && let Ok(mut best) = shared.helper_best.lock()
+        {
+            *best = Some((depth, result));
+        }
+        if depth >= shared.target_depth {
+            shared.target_reached.store(true, Ordering::Relaxed);
+            return;
+        }
+        // Stay ahead of the main thread: its iterations fill the table for this one's.
+        let main_depth = shared.main_depth.load(Ordering::Relaxed);
+        depth = (depth + 1).max(main_depth + (worker.id % 2) as u32);
     }
 }
 
@@ -294,6 +334,7 @@ fn iterative_deepening(
     let mut completed: Vec<RootResult> = Vec::new();
     let mut completed_depth = 0;
     'deepening: for depth in 1..=max_depth {
+        shared.main_depth.store(depth, Ordering::Relaxed);
         let mut results: Vec<RootResult> = Vec::with_capacity(lines);
         main.excluded.clear();
         for line in 0..lines {
@@ -353,6 +394,30 @@ fn iterative_deepening(
         {
             break;
         }
+    }
+    // A helper that got deeper than the main thread has the better answer (single-line only:
+    // helpers do not search MultiPV lines).
+    if lines == 1
+        && let Ok(mut helper) = shared.helper_best.lock()
+        && let Some((depth, result)) = helper.take()
+        && depth > completed_depth
+    {
+        main.flush_nodes();
+        let elapsed = shared.start.elapsed();
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        report(SearchInfo {
+            depth,
+            seldepth: main.seldepth as u32,
+            multipv: 1,
+            score: Score::from_value(result.value),
+            nodes,
+            nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            time_ms: elapsed.as_millis() as u64,
+            hashfull: shared.table.hashfull(),
+            pv: result.pv.clone(),
+        });
+        completed = vec![result];
+        completed_depth = depth;
     }
     let best_line = completed.first().map(|r| r.pv.clone()).unwrap_or_default();
     SearchOutcome {

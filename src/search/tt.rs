@@ -107,6 +107,25 @@ impl TranspositionTable {
         &self.buckets[index]
     }
 
+    /// Starts loading the bucket of `key` into the cache, so that a probe soon after does not
+    /// wait for memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bucket: *const Bucket = self.bucket(key);
+            // SAFETY: prefetching is a hint; it never faults, whatever the address.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    bucket as *const i8,
+                    std::arch::x86_64::_MM_HINT_T0,
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64, pits_per_row: usize) -> Option<Entry> {

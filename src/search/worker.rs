@@ -16,6 +16,8 @@ use crate::rules::{
 
 /// Captures searched beyond the nominal depth.
 const QUIESCENCE_PLIES: u32 = 6;
+/// Buckets of the repetition pre-filter.
+const KEY_FILTER: usize = 4096;
 /// How often (in nodes) the stop flag and the clock are looked at.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -55,12 +57,6 @@ struct Ordered {
     len: usize,
 }
 
-impl Ordered {
-    fn iter(&self) -> impl Iterator<Item = Move> + '_ {
-        self.moves[..self.len].iter().map(|&(mv, _)| mv)
-    }
-}
-
 /// The result of searching the root at one depth.
 #[derive(Clone, Debug)]
 pub struct RootResult {
@@ -77,6 +73,8 @@ pub struct Worker<'a> {
     /// then the search path's. Used for repetition.
     keys: Vec<u64>,
     base_keys: usize,
+    /// How many keys in `keys` share each low-bits bucket: most nodes need no scan at all.
+    key_filter: Box<[u8; KEY_FILTER]>,
     pub nodes: u64,
     reported_nodes: u64,
     pub seldepth: usize,
@@ -87,10 +85,17 @@ pub struct Worker<'a> {
     pv: Vec<Vec<Move>>,
     /// Root moves left out of this search (MultiPV: those already reported).
     pub excluded: Vec<Move>,
+    /// Helpers shuffle the order of quiet moves a little, so that threads explore different
+    /// parts of the tree first (the main thread keeps 0: its search stays deterministic).
+    jitter: u64,
 }
 
 impl<'a> Worker<'a> {
     pub fn new(shared: &'a Shared, id: usize, history_keys: &[u64]) -> Worker<'a> {
+        let mut key_filter = Box::new([0u8; KEY_FILTER]);
+        for &key in history_keys {
+            key_filter[key as usize % KEY_FILTER] += 1;
+        }
         Worker {
             shared,
             id,
@@ -98,6 +103,7 @@ impl<'a> Worker<'a> {
             pits_per_row: shared.root.rules().pits_per_row,
             keys: history_keys.to_vec(),
             base_keys: history_keys.len(),
+            key_filter,
             nodes: 0,
             reported_nodes: 0,
             seldepth: 0,
@@ -106,6 +112,7 @@ impl<'a> Worker<'a> {
             history: [[0; MAX_PITS + 1]; 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             excluded: Vec::new(),
+            jitter: id as u64 * 0x9E37_79B9_7F4A_7C15,
         }
     }
 
@@ -117,7 +124,9 @@ impl<'a> Worker<'a> {
         beta: Value,
     ) -> Result<RootResult, Aborted> {
         self.abortable = depth > 1;
-        self.keys.truncate(self.base_keys);
+        while self.keys.len() > self.base_keys {
+            self.pop_key();
+        }
         let root = self.shared.root;
         let key = position_key(&root);
         let value = self.node(
@@ -142,6 +151,17 @@ impl<'a> Worker<'a> {
             .nodes
             .fetch_add(self.nodes - self.reported_nodes, Ordering::Relaxed);
         self.reported_nodes = self.nodes;
+    }
+
+    fn push_key(&mut self, key: u64) {
+        self.keys.push(key);
+        self.key_filter[key as usize % KEY_FILTER] += 1;
+    }
+
+    fn pop_key(&mut self) {
+        if let Some(key) = self.keys.pop() {
+            self.key_filter[key as usize % KEY_FILTER] -= 1;
+        }
     }
 
     #[inline]
@@ -186,7 +206,7 @@ impl<'a> Worker<'a> {
         if endless {
             return Some(Ending::EndlessMove);
         }
-        if quiet >= 2 {
+        if quiet >= 2 && self.key_filter[key as usize % KEY_FILTER] > 0 {
             let window = (quiet as usize).min(self.keys.len());
             let seen = self.keys[self.keys.len() - window..]
                 .iter()
@@ -199,10 +219,10 @@ impl<'a> Worker<'a> {
         (quiet >= NO_PROGRESS_LIMIT).then_some(Ending::NoProgress)
     }
 
-    /// Orders the legal moves without making them: the table's move, then likely captures
+    /// Orders the legal moves other than the table's move without making them: likely captures
     /// (largest first), the killers, and the rest by history.
     fn order_moves(
-        &self,
+        &mut self,
         pos: &Position,
         legal: &MoveList,
         tt_move: Option<Move>,
@@ -214,20 +234,26 @@ impl<'a> Worker<'a> {
             len: 0,
         };
         for &mv in legal {
-            if ply == 0 && self.excluded.contains(&mv) {
+            if Some(mv) == tt_move || (ply == 0 && self.excluded.contains(&mv)) {
                 continue;
             }
             let pit = mv.pit(self.pits_per_row);
-            let key = if Some(mv) == tt_move {
-                1 << 24
-            } else if let Some(hint) = pit.and_then(|p| pos.capture_hint(p)).filter(|&h| h > 0) {
+            let key = if let Some(hint) = pit.and_then(|p| pos.capture_hint(p)).filter(|&h| h > 0) {
                 (1 << 20) + hint as i32
             } else if self.killers[ply][0] == Some(mv) {
                 1 << 19
             } else if self.killers[ply][1] == Some(mv) {
                 (1 << 19) - 1
             } else {
-                self.history[mover][pit.unwrap_or(MAX_PITS)].clamp(-(1 << 18), 1 << 18)
+                let noise = if self.jitter == 0 {
+                    0
+                } else {
+                    self.jitter ^= self.jitter << 13;
+                    self.jitter ^= self.jitter >> 7;
+                    self.jitter ^= self.jitter << 17;
+                    (self.jitter % 4096) as i32
+                };
+                self.history[mover][pit.unwrap_or(MAX_PITS)].clamp(-(1 << 18), 1 << 18) + noise
             };
             let mut i = ordered.len;
             ordered.len += 1;
@@ -259,6 +285,9 @@ impl<'a> Worker<'a> {
         } else {
             quiet + 1
         };
+        if depth > 0 {
+            self.shared.table.prefetch(table_key(key, quiet));
+        }
         if child.pos.side_to_move() == parent.side_to_move() {
             self.node(
                 &child.pos,
@@ -308,7 +337,7 @@ impl<'a> Worker<'a> {
             return Ok(evaluate(pos));
         }
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply, QUIESCENCE_PLIES);
+            return self.quiescence(pos, &legal, alpha, beta, ply, QUIESCENCE_PLIES);
         }
         let pv_node = beta - alpha > 1;
         let tkey = table_key(key, quiet);
@@ -328,17 +357,28 @@ impl<'a> Worker<'a> {
                 return Ok(value);
             }
         }
-        let ordered = self.order_moves(pos, &legal, entry.and_then(|e| e.best), ply);
-        if ordered.len == 0 {
-            // Every root move is excluded (MultiPV beyond the number of moves).
-            return Ok(-INFINITY);
-        }
-        self.keys.push(key);
+        // The table's move first; the others are ordered only if it does not cut.
+        let tt_move = entry
+            .and_then(|e| e.best)
+            .filter(|&mv| legal.contains(mv) && !(ply == 0 && self.excluded.contains(&mv)));
+        let mut rest: Option<Ordered> = None;
+        self.push_key(key);
         let original_alpha = alpha;
         let mut best_value = -INFINITY;
         let mut best_move = None;
         let mover = pos.side_to_move().index();
-        for (i, mv) in ordered.iter().enumerate() {
+        for i in 0.. {
+            let mv = match (i, tt_move) {
+                (0, Some(mv)) => mv,
+                _ => {
+                    let rest =
+                        rest.get_or_insert_with(|| self.order_moves(pos, &legal, tt_move, ply));
+                    match rest.moves[..rest.len].get(i - tt_move.is_some() as usize) {
+                        Some(&(mv, _)) => mv,
+                        None => break,
+                    }
+                }
+            };
             let child = &Child::make(pos, mv);
             let tactical = child.is_tactical();
             let value = if i == 0 {
@@ -391,7 +431,11 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        self.keys.pop();
+        self.pop_key();
+        if best_move.is_none() {
+            // Every root move is excluded (MultiPV beyond the number of moves).
+            return Ok(-INFINITY);
+        }
         let bound = if best_value >= beta {
             Bound::Lower
         } else if best_value > original_alpha {
@@ -417,6 +461,7 @@ impl<'a> Worker<'a> {
     fn quiescence(
         &mut self,
         pos: &Position,
+        legal: &MoveList,
         mut alpha: Value,
         beta: Value,
         ply: usize,
@@ -430,7 +475,7 @@ impl<'a> Worker<'a> {
         let mut best = stand_pat;
         let mut captures: [(Move, u8); 12] = [(Move::Pass, 0); 12];
         let mut count = 0;
-        for &mv in &pos.legal_moves() {
+        for &mv in legal {
             if let Some(hint) = mv.pit(self.pits_per_row).and_then(|p| pos.capture_hint(p)) {
                 let mut i = count;
                 count += 1;
@@ -447,25 +492,34 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.visit(ply + 1)?;
-            let value = if child.effect.endless {
-                let v = self.final_value(&child.pos, Ending::EndlessMove, ply + 1);
-                if child.pos.side_to_move() == pos.side_to_move() {
-                    v
+            let same_side = child.pos.side_to_move() == pos.side_to_move();
+            let child_legal = child.pos.legal_moves();
+            let value = if child.effect.endless || child_legal.is_empty() {
+                let ending = if child_legal.is_empty() {
+                    child.pos.own_ending().unwrap_or(Ending::BoardEmpty)
                 } else {
-                    -v
-                }
-            } else if child.pos.legal_moves().is_empty() {
-                let ending = child.pos.own_ending().unwrap_or(Ending::BoardEmpty);
+                    Ending::EndlessMove
+                };
                 let v = self.final_value(&child.pos, ending, ply + 1);
-                if child.pos.side_to_move() == pos.side_to_move() {
-                    v
-                } else {
-                    -v
-                }
-            } else if child.pos.side_to_move() == pos.side_to_move() {
-                self.quiescence(&child.pos, alpha, beta, ply + 1, plies_left - 1)?
+                if same_side { v } else { -v }
+            } else if same_side {
+                self.quiescence(
+                    &child.pos,
+                    &child_legal,
+                    alpha,
+                    beta,
+                    ply + 1,
+                    plies_left - 1,
+                )?
             } else {
-                -self.quiescence(&child.pos, -beta, -alpha, ply + 1, plies_left - 1)?
+                -self.quiescence(
+                    &child.pos,
+                    &child_legal,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    plies_left - 1,
+                )?
             };
             if value > best {
                 best = value;
