@@ -177,3 +177,16 @@ fn commands_sent_during_perft_run_in_order_after_it() {
         ["readyok", "response 0-7-7-7-7-7-7-6-6-6-6-6-0-0-N"]
     );
 }
+
+#[test]
+fn a_client_that_stops_reading_ends_the_engine() {
+    let mut child = spawn();
+    let mut stdin = child.stdin.take().unwrap();
+    drop(child.stdout.take()); // nobody reads the replies any more
+    stdin.write_all(b"uci\nbench\n").unwrap();
+    assert!(
+        exits_within(&mut child, Duration::from_secs(10)),
+        "the engine went on working for nobody"
+    );
+    drop(stdin);
+}

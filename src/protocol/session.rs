@@ -3,6 +3,7 @@
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex};
 
@@ -16,23 +17,40 @@ use crate::search::Strategy;
 
 /// Where replies go: one line at a time, flushed at once, shared with job threads.
 #[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+pub struct Output {
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+    closed: Arc<AtomicBool>,
+    /// Told once when the client stops reading, so that the engine can stop too.
+    on_close: Option<Sender<Event>>,
+}
 
 impl Output {
     pub fn new(writer: impl Write + Send + 'static) -> Output {
-        Output(Arc::new(Mutex::new(Box::new(writer))))
+        Output {
+            writer: Arc::new(Mutex::new(Box::new(writer))),
+            closed: Arc::new(AtomicBool::new(false)),
+            on_close: None,
+        }
     }
 
-    /// Writes one line and flushes it. A client that has gone away is logged, not fatal: the
-    /// engine ends when its input ends.
+    /// Writes one line and flushes it. Once the client has gone away (a write fails), nothing
+    /// more is written and the session is told to end.
     pub fn line(&self, text: &str) {
+        if self.closed.load(Ordering::Relaxed) {
+            return;
+        }
         let mut writer = self
-            .0
+            .writer
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let written = writeln!(writer, "{text}").and_then(|()| writer.flush());
-        if let Err(e) = written {
-            log::warn!("cannot write to the client: {e}");
+        if let Err(e) = written
+            && !self.closed.swap(true, Ordering::Relaxed)
+        {
+            log::warn!("cannot write to the client ({e}): stopping");
+            if let Some(events) = &self.on_close {
+                let _ = events.send(Event::OutputClosed);
+            }
         }
     }
 
@@ -44,10 +62,12 @@ impl Output {
 }
 
 /// What the main loop waits for.
-enum Event {
+pub(crate) enum Event {
     Input(InputLine),
     EndOfInput,
     JobDone,
+    /// Stdout is closed: nobody reads the replies any more.
+    OutputClosed,
 }
 
 /// A line as parsed on arrival: a command, or the error to report for it.
@@ -73,9 +93,11 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
         log::error!("cannot start the input thread: {e}");
         return;
     }
+    let mut out = Output::new(output);
+    out.on_close = Some(events.clone());
     let mut session = Session {
         engine: Engine::new(),
-        out: Output::new(output),
+        out,
         events,
         waiting: VecDeque::new(),
         input_closed: false,
@@ -85,6 +107,7 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
             Event::Input(line) => session.on_input(line),
             Event::EndOfInput => session.on_end_of_input(),
             Event::JobDone => session.on_job_done(),
+            Event::OutputClosed => Flow::Quit,
         };
         if flow == Flow::Quit {
             break;
