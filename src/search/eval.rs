@@ -23,7 +23,14 @@ pub struct Weights {
     /// Anywoli: per pit of the player's row holding exactly three (a passing seed makes four,
     /// and mid-sow fours go to the pit's owner).
     pub threes: i32,
+    /// Anywoli: percent of the seeds left that the receiver of the most recent four can expect
+    /// when the board runs low (captures get rare, and the game then ends by the 100-move rule or
+    /// repetition, whose leftover goes to that player).
+    pub leftover_pct: i32,
 }
+
+/// Below this many counters on the board the leftover term starts to count, growing linearly.
+const LEFTOVER_FROM: i32 = 24;
 
 pub const fn weights(variant: Variant) -> Weights {
     match variant {
@@ -34,6 +41,7 @@ pub const fn weights(variant: Variant) -> Weights {
             threat_pct: 35,
             big_pit: 30,
             threes: 0,
+            leftover_pct: 0,
         },
         Variant::AlManqala => Weights {
             material: 100,
@@ -42,6 +50,7 @@ pub const fn weights(variant: Variant) -> Weights {
             threat_pct: 35,
             big_pit: 30,
             threes: 0,
+            leftover_pct: 0,
         },
         Variant::Anywoli => Weights {
             material: 100,
@@ -50,6 +59,7 @@ pub const fn weights(variant: Variant) -> Weights {
             threat_pct: 0,
             big_pit: 10,
             threes: 60,
+            leftover_pct: 80,
         },
         // Play is forced: the search plays the game out instead.
         Variant::MangalaIV => Weights {
@@ -59,6 +69,7 @@ pub const fn weights(variant: Variant) -> Weights {
             threat_pct: 0,
             big_pit: 0,
             threes: 0,
+            leftover_pct: 0,
         },
     }
 }
@@ -72,16 +83,23 @@ pub struct EvalParts {
     pub threat: Value,
     pub big_pits: Value,
     pub threes: Value,
+    pub leftover: Value,
 }
 
 impl EvalParts {
     pub fn total(&self) -> Value {
-        (self.material + self.row + self.mobility + self.threat + self.big_pits + self.threes)
+        (self.material
+            + self.row
+            + self.mobility
+            + self.threat
+            + self.big_pits
+            + self.threes
+            + self.leftover)
             .clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     /// The terms with their names, in a fixed order.
-    pub fn named(&self) -> [(&'static str, Value); 6] {
+    pub fn named(&self) -> [(&'static str, Value); 7] {
         [
             ("material", self.material),
             ("row", self.row),
@@ -89,6 +107,7 @@ impl EvalParts {
             ("threat", self.threat),
             ("bigpits", self.big_pits),
             ("threes", self.threes),
+            ("leftover", self.leftover),
         ]
     }
 }
@@ -123,6 +142,21 @@ fn threat(pos: &Position, side: Side) -> i32 {
         .unwrap_or(0) as i32
 }
 
+/// The share of the board's counters that the last-four receiver can expect, for the side to
+/// move (centi-counters): zero above `LEFTOVER_FROM` counters, then growing as the board empties.
+fn leftover(pos: &Position, pct: i32) -> i32 {
+    let Some(receiver) = pos.last_four().filter(|_| pct != 0) else {
+        return 0;
+    };
+    let on_board = pos.on_board() as i32;
+    let share = on_board * (LEFTOVER_FROM - on_board).max(0) * pct / LEFTOVER_FROM;
+    if receiver == pos.side_to_move() {
+        share
+    } else {
+        -share
+    }
+}
+
 /// Evaluates `pos` term by term.
 pub fn evaluate_parts(pos: &Position) -> EvalParts {
     let me = pos.side_to_move();
@@ -143,6 +177,7 @@ pub fn evaluate_parts(pos: &Position) -> EvalParts {
         threat,
         big_pits: w.big_pit * (mine.big - theirs.big),
         threes: w.threes * (mine.threes - theirs.threes),
+        leftover: leftover(pos, w.leftover_pct),
     }
 }
 

@@ -20,7 +20,7 @@ pub use score::Score;
 pub use strategy::Strategy;
 pub use tt::TranspositionTable;
 
-use score::{INFINITY, MAX_PLY, Value, proven};
+use score::{INFINITY, MAX_PLY, Value};
 use worker::{RootResult, Worker, is_proven};
 use zobrist::position_key;
 
@@ -474,8 +474,16 @@ fn forced_play(game: &Game, start: Instant, report: &mut dyn FnMut(SearchInfo)) 
     }
     let me = game.position().side_to_move().index();
     let totals = line.score();
-    let value = proven(totals[me] as i32 - totals[1 - me] as i32, pv.len().min(255));
-    let score = Score::from_value(value);
+    let margin = totals[me] as i32 - totals[1 - me] as i32;
+    // The length is exact here, however long the game: no need for the search's encoding.
+    let plies = pv.len() as i32;
+    let score = match margin.signum() {
+        0 => Score::Centi(0),
+        sign => Score::Mate {
+            plies: sign * plies,
+            margin,
+        },
+    };
     let elapsed = start.elapsed();
     report(SearchInfo {
         depth: pv.len() as u32,
