@@ -125,7 +125,11 @@ fn main() {
                             if i >= games {
                                 break;
                             }
-                            let side = if i.is_multiple_of(2) { Side::South } else { Side::North };
+                            let side = if i.is_multiple_of(2) {
+                                Side::South
+                            } else {
+                                Side::North
+                            };
                             let score = play(variant, (i / 2) as u64, side, baseline, movetime);
                             results.lock().unwrap().push(score);
                         }

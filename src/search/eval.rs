@@ -32,26 +32,20 @@ pub struct Weights {
 /// Below this many counters on the board the leftover term starts to count, growing linearly.
 const LEFTOVER_FROM: i32 = 24;
 
+/// Mangala II and Al-manqala: one-lap sowing with captures along a chain.
+const ONE_LAP: Weights = Weights {
+    material: 100,
+    row: 4,
+    mobility: 8,
+    threat_pct: 35,
+    big_pit: 30,
+    threes: 0,
+    leftover_pct: 0,
+};
+
 pub const fn weights(variant: Variant) -> Weights {
     match variant {
-        Variant::MangalaII => Weights {
-            material: 100,
-            row: 4,
-            mobility: 8,
-            threat_pct: 35,
-            big_pit: 30,
-            threes: 0,
-            leftover_pct: 0,
-        },
-        Variant::AlManqala => Weights {
-            material: 100,
-            row: 4,
-            mobility: 8,
-            threat_pct: 35,
-            big_pit: 30,
-            threes: 0,
-            leftover_pct: 0,
-        },
+        Variant::MangalaII | Variant::AlManqala => ONE_LAP,
         Variant::Anywoli => Weights {
             material: 100,
             row: 3,

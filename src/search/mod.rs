@@ -351,20 +351,8 @@ fn iterative_deepening(
         main.flush_nodes();
         completed = results;
         completed_depth = depth;
-        let elapsed = shared.start.elapsed();
-        let nodes = shared.nodes.load(Ordering::Relaxed);
         for (index, result) in completed.iter().enumerate() {
-            report(SearchInfo {
-                depth,
-                seldepth: main.seldepth as u32,
-                multipv: index + 1,
-                score: Score::from_value(result.value),
-                nodes,
-                nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-                time_ms: elapsed.as_millis() as u64,
-                hashfull: shared.table.hashfull(),
-                pv: result.pv.clone(),
-            });
+            report(iteration_info(shared, main, depth, index + 1, result));
         }
         if shared.control.is_stopped() {
             break;
@@ -403,19 +391,7 @@ fn iterative_deepening(
         && depth > completed_depth
     {
         main.flush_nodes();
-        let elapsed = shared.start.elapsed();
-        let nodes = shared.nodes.load(Ordering::Relaxed);
-        report(SearchInfo {
-            depth,
-            seldepth: main.seldepth as u32,
-            multipv: 1,
-            score: Score::from_value(result.value),
-            nodes,
-            nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-            time_ms: elapsed.as_millis() as u64,
-            hashfull: shared.table.hashfull(),
-            pv: result.pv.clone(),
-        });
+        report(iteration_info(shared, main, depth, 1, &result));
         completed = vec![result];
         completed_depth = depth;
     }
@@ -429,6 +405,29 @@ fn iterative_deepening(
         nodes: 0,
         depth: completed_depth,
         score: completed.first().map(|r| Score::from_value(r.value)),
+    }
+}
+
+/// The report of one completed iteration (line `multipv` of it).
+fn iteration_info(
+    shared: &Shared,
+    main: &Worker,
+    depth: u32,
+    multipv: usize,
+    result: &RootResult,
+) -> SearchInfo {
+    let elapsed = shared.start.elapsed();
+    let nodes = shared.nodes.load(Ordering::Relaxed);
+    SearchInfo {
+        depth,
+        seldepth: main.seldepth as u32,
+        multipv,
+        score: Score::from_value(result.value),
+        nodes,
+        nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+        time_ms: elapsed.as_millis() as u64,
+        hashfull: shared.table.hashfull(),
+        pv: result.pv.clone(),
     }
 }
 
