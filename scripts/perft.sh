@@ -3,9 +3,12 @@
 # Usage: scripts/perft.sh <variant> <depth> [<position string> | random:<seed>]
 # Prints the per-move counts, the total, and the time and nodes per second (from the engine's log).
 set -euo pipefail
-if [[ $# -lt 2 || "$1" == "--help" || "$1" == "-h" ]]; then
+if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then
   sed -n '2,4p' "$0" | sed 's/^# //'
-  [[ $# -ge 2 ]] && exit 0 || exit 2
+  exit 0
+elif [[ $# -lt 2 ]]; then
+  sed -n '2,4p' "$0" | sed 's/^# //' >&2
+  exit 2
 fi
 cd "$(dirname "$0")/.."
 cargo build --release --quiet

@@ -4,6 +4,7 @@
 //! Layers point down only: [`rules`] (pure) ← [`engine`] (owns the game and background jobs) ←
 //! [`protocol`] (parses lines, formats replies, owns stdout).
 
+pub mod arena;
 pub mod engine;
 pub mod protocol;
 pub mod rules;

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The regression checks a CI can run: golden perft data, protocol transcripts through the real
+# binary, and the bench signature (the node count of `mancala-engine bench`).
+# Usage: scripts/regress.sh [--update-signature]
+# The signature lives in tests/data/bench-signature; a change that alters search behaviour on
+# purpose updates it (--update-signature) and names the new value in its commit message.
+set -euo pipefail
+update=false
+case "${1:-}" in
+  -h|--help) sed -n '2,6p' "$0" | sed 's/^# //'; exit 0 ;;
+  --update-signature) update=true ;;
+  "") ;;
+  *) echo "regress.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+esac
+cd "$(dirname "$0")/.."
+echo "== perft data and protocol transcripts"
+cargo test --release --quiet --test perft --test protocol
+echo "== bench signature"
+cargo build --release --quiet --bin mancala-engine
+nodes=$(target/release/mancala-engine bench 2>/dev/null | sed -n 's/^Nodes searched: //p')
+expected=$(tr -d '[:space:]' < tests/data/bench-signature)
+if $update; then
+  echo "$nodes" > tests/data/bench-signature
+  echo "bench signature: $expected -> $nodes"
+elif [[ "$nodes" != "$expected" ]]; then
+  echo "regress.sh: bench signature $nodes, expected $expected (search behaviour changed)" >&2
+  exit 1
+else
+  echo "bench signature $nodes: ok"
+fi
