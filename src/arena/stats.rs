@@ -227,8 +227,10 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of the pair results, by the generalised SPRT's normal
-    /// approximation (as fishtest computes it). Empty cells get a tiny pseudo-count so that a
-    /// one-sided result (all pairs won, say) still has a variance.
+    /// approximation (as fishtest computes it). The variance is estimated with one pseudo-sample
+    /// spread evenly over the outcomes: without it a few identical pairs (common in these games,
+    /// where an opening often decides each game by side) would have no variance and end the test
+    /// at once.
     pub fn llr_pentanomial(&self, pairs: &Pentanomial) -> f64 {
         self.llr(&PAIR_SCORES, &pairs.0.map(f64::from))
     }
@@ -243,11 +245,9 @@ impl Sprt {
         if n == 0.0 {
             return 0.0;
         }
-        let regularised: Vec<f64> = counts
-            .iter()
-            .map(|&c| if c == 0.0 { 1e-3 } else { c })
-            .collect();
-        let (mean, variance) = mean_variance(values, &regularised);
+        let prior = 1.0 / counts.len() as f64;
+        let smoothed: Vec<f64> = counts.iter().map(|&c| c + prior).collect();
+        let (mean, variance) = mean_variance(values, &smoothed);
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
     }
@@ -273,7 +273,7 @@ mod tests {
     }
 
     // Reference values were computed independently in Python with math.erf and the textbook
-    // formulas (see the comments of each function).
+    // formulas (see the comments of each function), the SPRT's with the same pseudo-sample.
 
     #[test]
     fn elo_and_interval_from_wdl() {
@@ -386,13 +386,13 @@ mod tests {
     fn sprt_log_likelihood_ratio() {
         let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
         let llr = sprt.llr_pentanomial(&Pentanomial([3, 10, 40, 15, 2]));
-        assert!(close(llr, 0.089_467, 1e-5), "{llr}");
+        assert!(close(llr, 0.085_028, 1e-5), "{llr}");
         let llr = sprt.llr_wdl(&Wdl {
             wins: 300,
             draws: 500,
             losses: 200,
         });
-        assert!(close(llr, 2.725_465, 1e-5), "{llr}");
+        assert!(close(llr, 2.721_496, 1e-5), "{llr}");
         assert_eq!(sprt.decide(llr), SprtDecision::Continue);
         assert_eq!(sprt.decide(3.0), SprtDecision::AcceptH1);
         assert_eq!(sprt.decide(-3.0), SprtDecision::AcceptH0);
@@ -412,6 +412,12 @@ mod tests {
             SprtDecision::AcceptH0
         );
         assert_eq!(sprt.llr_pentanomial(&Pentanomial::default()), 0.0);
+        // A few identical pairs say little; many say a lot.
+        let sprt = Sprt::new(0.0, 20.0, 0.05, 0.05).unwrap();
+        let few = sprt.llr_pentanomial(&Pentanomial([0, 0, 3, 0, 0]));
+        assert!(close(few, -0.039_677, 1e-5), "{few}");
+        let many = sprt.llr_pentanomial(&Pentanomial([0, 0, 300, 0, 0]));
+        assert!(close(many, -298.566_09, 1e-3), "{many}");
     }
 
     #[test]
