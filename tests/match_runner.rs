@@ -56,6 +56,10 @@ fn main() {
             four_clocked_games_at_once_lose_no_time,
         ),
         ("round_robin_of_three", round_robin_of_three),
+        (
+            "the_ply_cap_adjudicates_by_the_leftover_rule",
+            the_ply_cap_adjudicates_by_the_leftover_rule,
+        ),
     ];
     let mut failed = Vec::new();
     for (name, test) in tests {
@@ -482,4 +486,28 @@ fn round_robin_of_three() {
         "{}",
         outcome.stdout
     );
+}
+
+fn the_ply_cap_adjudicates_by_the_leftover_rule() {
+    let mut a = fake("good", u32::MAX);
+    a.extend(fake("good", u32::MAX));
+    a.extend(args(&[
+        "--games",
+        "2",
+        "--max-plies",
+        "12",
+        "--variant",
+        "anywoli",
+    ]));
+    let outcome = run_match("cap", &a);
+    assert_eq!(outcome.status, 0, "{}", outcome.stderr);
+    assert!(
+        outcome.json.contains("\"terminations\": {\"ply cap\": 2}"),
+        "{}",
+        outcome.json
+    );
+    for game in outcome.records.split("[Event").skip(1) {
+        assert!(game.contains("[Plies \"12\"]"), "{game}");
+        assert!(game.contains("[FinalScore"), "{game}");
+    }
 }
