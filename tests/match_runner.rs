@@ -60,6 +60,10 @@ fn main() {
             "the_ply_cap_adjudicates_by_the_leftover_rule",
             the_ply_cap_adjudicates_by_the_leftover_rule,
         ),
+        (
+            "load_in_every_game_without_a_fault",
+            load_in_every_game_without_a_fault,
+        ),
     ];
     let mut failed = Vec::new();
     for (name, test) in tests {
@@ -509,5 +513,37 @@ fn the_ply_cap_adjudicates_by_the_leftover_rule() {
     for game in outcome.records.split("[Event").skip(1) {
         assert!(game.contains("[Plies \"12\"]"), "{game}");
         assert!(game.contains("[FinalScore"), "{game}");
+    }
+}
+
+/// The reduced load test (the full one is `scripts/selfplay.sh --games 500 --movetime 20
+/// --concurrency 4`, 2,000 games): the engine against itself at 20 ms per move in every game,
+/// four games at a time, the position and whole move list sent to both engines before every move.
+fn load_in_every_game_without_a_fault() {
+    for variant in ["mangala-ii", "mangala-iv", "al-manqala", "anywoli"] {
+        let mut a = real("one", &[]);
+        a.extend(real("two", &[]));
+        a.extend(args(&[
+            "--variant",
+            variant,
+            "--games",
+            "8",
+            "--movetime",
+            "20",
+            "--concurrency",
+            "4",
+        ]));
+        let outcome = run_match(&format!("load-{variant}"), &a);
+        assert_eq!(outcome.status, 0, "{}", outcome.stderr);
+        let json = &outcome.json;
+        assert!(json.contains("\"games_played\": 8"), "{json}");
+        for fault in [
+            "\"crashes\": 0",
+            "\"hangs\": 0",
+            "\"illegal_moves\": 0",
+            "\"time_forfeits\": 0",
+        ] {
+            assert_eq!(json.matches(fault).count(), 2, "{variant}: {json}");
+        }
     }
 }

@@ -202,8 +202,25 @@ pub fn play_game(
             return finish(&game, plies, &seats, End::PlyCap);
         }
         let side = game.position().side_to_move();
+        let mut position = base.clone();
+        if game.moves().len() > 0 {
+            position.push_str(" moves");
+            for mv in game.moves() {
+                position.push(' ');
+                position.push_str(&mv.to_string());
+            }
+        }
+        // As tournament managers do, the engine that waits hears the position too.
+        let waiting = &mut seats[side.opponent().index()];
+        if let Some(engine) = waiting.process.as_mut()
+            && let Err(fault) = engine.send(&position)
+        {
+            waiting.drop_process();
+            let termination = fault_termination(side.opponent(), fault);
+            return finish(&game, plies, &seats, End::Fault(termination));
+        }
         let seat = &mut seats[side.index()];
-        let answer = ask_for_move(setup, seat, &base, &game, &clocks);
+        let answer = ask_for_move(setup, seat, &position, side, &clocks);
         match answer {
             Answer::Lost(termination) => {
                 return finish(&game, plies, &seats, End::Fault(termination));
@@ -250,24 +267,15 @@ fn fault_termination(side: Side, fault: Fault) -> Termination {
     }
 }
 
-/// Sends the game and `go` to the side to move and waits for its `bestmove`.
+/// Sends the game (`position`) and `go` to the side to move and waits for its `bestmove`.
 fn ask_for_move(
     setup: &GameSetup,
     seat: &mut Seat,
-    base: &str,
-    game: &Game,
+    position: &str,
+    side: Side,
     clocks: &[Duration; 2],
 ) -> Answer {
-    let side = game.position().side_to_move();
     let engine = seat.process.as_mut().expect("prepared before the game");
-    let mut position = base.to_string();
-    if game.moves().len() > 0 {
-        position.push_str(" moves");
-        for mv in game.moves() {
-            position.push(' ');
-            position.push_str(&mv.to_string());
-        }
-    }
     let (go, allowed) = match setup.time_control {
         TimeControl::Clock { increment, .. } => {
             let inc = increment.as_millis();
@@ -284,7 +292,7 @@ fn ask_for_move(
         TimeControl::Depth(d) => (format!("go depth {d}"), None),
         TimeControl::Nodes(n) => (format!("go nodes {n}"), None),
     };
-    let sent = engine.send(&position).and_then(|()| engine.send(&go));
+    let sent = engine.send(position).and_then(|()| engine.send(&go));
     if let Err(fault) = sent {
         seat.drop_process();
         return Answer::Lost(fault_termination(side, fault));

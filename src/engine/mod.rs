@@ -70,6 +70,11 @@ pub enum EngineError {
     OutOfMemory {
         mib: usize,
     },
+    /// The machine has less memory available than the hash table asked for.
+    NotEnoughMemory {
+        mib: usize,
+        available: usize,
+    },
     /// A background job is running.
     Busy,
     /// The operating system refused a thread for the job.
@@ -103,9 +108,14 @@ impl fmt::Display for EngineError {
             EngineError::OutOfMemory { mib } => {
                 write!(
                     f,
-                    "cannot allocate a {mib} MiB hash table; the old one is kept"
+                    "cannot allocate a {mib} MiB hash table; a table of the old size is kept"
                 )
             }
+            EngineError::NotEnoughMemory { mib, available } => write!(
+                f,
+                "Hash {mib} MiB is more than the {available} MiB of memory available; the old \
+                 table is kept"
+            ),
             EngineError::Busy => write!(f, "a job is running; send stop first"),
             EngineError::NoThread(error) => write!(f, "cannot start a thread: {error}"),
         }
@@ -113,6 +123,19 @@ impl fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
+
+/// A one-bucket table, standing in while a new table is allocated.
+fn placeholder_table() -> TranspositionTable {
+    TranspositionTable::new(0).expect("a one-bucket table")
+}
+
+/// The memory the system can still give, in MiB (Linux's `MemAvailable`), if it says.
+fn available_memory_mib() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
 
 /// What a perft job reports, in this order: one `Move` per legal move, then `Finished` or
 /// `Stopped`.
@@ -229,23 +252,54 @@ impl Engine {
     pub fn set_variant(&mut self, variant: Variant) {
         self.variant = variant;
         self.game = Game::new(Position::start(variant), self.options.last_four_rule);
-        self.table.clear();
+        self.clear_table();
     }
 
     pub fn set_last_four_rule(&mut self, rule: LastFourRule) {
         self.options.last_four_rule = rule;
         self.game.set_last_four_rule(rule);
-        self.table.clear();
+        self.clear_table();
+    }
+
+    /// Empties the hash table by taking fresh zeroed memory instead of writing zeros over the
+    /// old: the pages of a big table that the next game never uses are never touched, and what
+    /// the last game filled goes back to the system.
+    fn clear_table(&mut self) {
+        self.table = Arc::new(placeholder_table());
+        match TranspositionTable::new(self.options.hash_mib) {
+            Ok(table) => self.table = Arc::new(table),
+            Err(e) => log::warn!("cannot allocate the {} MiB hash table again", e.mib),
+        }
     }
 
     /// Resizes the hash table (its contents are lost); on failure the old table stays.
     pub fn set_hash(&mut self, mib: u64) -> Result<(), EngineError> {
         check_range("Hash", mib, 1, MAX_HASH_MIB as u64)?;
-        let table = TranspositionTable::new(mib as usize)
-            .map_err(|e| EngineError::OutOfMemory { mib: e.mib })?;
-        self.table = Arc::new(table);
-        self.options.hash_mib = mib as usize;
-        Ok(())
+        let current_mib = (self.table.bytes() >> 20) as u64;
+        if let Some(available) = available_memory_mib()
+            && mib > available + current_mib
+        {
+            return Err(EngineError::NotEnoughMemory {
+                mib: mib as usize,
+                available: available as usize,
+            });
+        }
+        // The old table goes first, so that memory never holds both.
+        self.table = Arc::new(placeholder_table());
+        match TranspositionTable::new(mib as usize) {
+            Ok(table) => {
+                self.table = Arc::new(table);
+                self.options.hash_mib = mib as usize;
+                Ok(())
+            }
+            Err(e) => {
+                self.table = Arc::new(
+                    TranspositionTable::new(self.options.hash_mib)
+                        .unwrap_or_else(|_| placeholder_table()),
+                );
+                Err(EngineError::OutOfMemory { mib: e.mib })
+            }
+        }
     }
 
     pub fn set_threads(&mut self, threads: u64) -> Result<(), EngineError> {
@@ -282,7 +336,7 @@ impl Engine {
 
     /// Forgets what was learned from earlier games: the hash table.
     pub fn new_game(&mut self) {
-        self.table.clear();
+        self.clear_table();
     }
 
     /// Sets up a new game from `base` and plays `moves`; all or nothing.

@@ -161,6 +161,12 @@ impl Session {
             InputLine::NotUtf8 => Request::Refuse("line is not valid UTF-8".to_string()),
         };
         if self.engine.is_busy() && !self.runs_now(&request) {
+            // `stop` and `ponderhit` behind waiting commands act on the running job now (else a
+            // `position` waiting for an infinite search would wait for ever), and again in turn,
+            // on the job a waiting `go` starts.
+            if let Request::Run(command @ (Command::Stop | Command::PonderHit)) = &request {
+                self.execute(command.clone());
+            }
             self.waiting.push_back(request);
             return Flow::Continue;
         }
@@ -169,7 +175,7 @@ impl Session {
 
     /// Whether `request` may run while a job runs. Input is carried out in order, so that a
     /// script reads the same transcript however fast the machine is: `stop` and `ponderhit` act
-    /// on the job running when their turn comes, and during a search `isready` and `query` are
+    /// at once and again when their turn comes, and during a search `isready` and `query` are
     /// answered at once (as UCI requires); `quit` never waits. Everything else waits for the job.
     fn runs_now(&self, request: &Request) -> bool {
         let Request::Run(command) = request else {

@@ -5,6 +5,7 @@
 //! never found. Entries come in buckets of four (one cache line); a new entry replaces the same
 //! position, else the shallowest entry, older generations first.
 
+use std::alloc::{self, Layout};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use super::score::Value;
@@ -30,19 +31,20 @@ pub struct Entry {
 }
 
 const BUCKET: usize = 4;
-const BUCKET_BYTES: usize = BUCKET * 16;
-
-#[repr(align(64))]
-#[derive(Default)]
-struct Bucket {
-    slots: [[AtomicU64; 2]; BUCKET],
-}
+/// Words (`AtomicU64`) per bucket: two per entry.
+const BUCKET_WORDS: usize = 2 * BUCKET;
+const BUCKET_BYTES: usize = BUCKET_WORDS * 8;
+const CACHE_LINE_WORDS: usize = 64 / 8;
 
 /// The largest table accepted, in MiB.
 pub const MAX_HASH_MIB: usize = 16 * 1024;
 
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    /// The buckets, `BUCKET_WORDS` words each, from `start` on (the first cache-line boundary:
+    /// the memory is asked for with the alignment of a word, see [`TranspositionTable::new`]).
+    words: Vec<AtomicU64>,
+    start: usize,
+    buckets: usize,
     generation: AtomicU8,
 }
 
@@ -70,28 +72,42 @@ fn decode_move(code: u64, n: usize) -> Option<Move> {
 
 impl TranspositionTable {
     /// A table of `mib` MiB (at least one bucket). Memory is asked for without aborting the
-    /// process if it cannot be had.
+    /// process if it cannot be had, and zeroed by the allocator: large tables come straight from
+    /// the operating system as untouched zero pages, so a big `Hash` costs neither time nor
+    /// resident memory until the search fills it.
     pub fn new(mib: usize) -> Result<TranspositionTable, OutOfMemory> {
-        let count = (mib.min(MAX_HASH_MIB) << 20) / BUCKET_BYTES;
-        let count = count.max(1);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|_| OutOfMemory { mib })?;
-        buckets.resize_with(count, Bucket::default);
+        let buckets = ((mib.min(MAX_HASH_MIB) << 20) / BUCKET_BYTES).max(1);
+        // Word alignment, not cache-line alignment: only small alignments are served by
+        // `calloc`, which hands out untouched zero pages; larger ones are zeroed by hand.
+        let len = buckets * BUCKET_WORDS + CACHE_LINE_WORDS - 1;
+        let layout = Layout::array::<AtomicU64>(len).map_err(|_| OutOfMemory { mib })?;
+        // SAFETY: the layout is not empty.
+        let memory = unsafe { alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
+        if memory.is_null() {
+            return Err(OutOfMemory { mib });
+        }
+        // SAFETY: `memory` was allocated by the global allocator with the layout of `len`
+        // words, and all-zero bytes are a valid `AtomicU64` (holding 0).
+        let words = unsafe { Vec::from_raw_parts(memory, len, len) };
+        let misalignment = (memory as usize / 8) % CACHE_LINE_WORDS;
+        let start = (CACHE_LINE_WORDS - misalignment) % CACHE_LINE_WORDS;
         Ok(TranspositionTable {
+            words,
+            start,
             buckets,
             generation: AtomicU8::new(0),
         })
     }
 
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets * BUCKET_BYTES
+    }
+
     /// Forgets every entry.
     pub fn clear(&self) {
-        for bucket in &self.buckets {
-            for slot in &bucket.slots {
-                slot[0].store(0, Ordering::Relaxed);
-                slot[1].store(0, Ordering::Relaxed);
-            }
+        for word in &self.words {
+            word.store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -101,10 +117,17 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The bucket of `key`: its entries as (key ^ data, data) word pairs.
     #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
-        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+    fn bucket(&self, key: u64) -> &[AtomicU64] {
+        let index = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        self.bucket_at(index)
+    }
+
+    #[inline]
+    fn bucket_at(&self, index: usize) -> &[AtomicU64] {
+        let first = self.start + index * BUCKET_WORDS;
+        &self.words[first..first + BUCKET_WORDS]
     }
 
     /// Starts loading the bucket of `key` into the cache, so that a probe soon after does not
@@ -113,7 +136,7 @@ impl TranspositionTable {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let bucket: *const Bucket = self.bucket(key);
+            let bucket = self.bucket(key).as_ptr();
             // SAFETY: prefetching is a hint; it never faults, whatever the address.
             unsafe {
                 std::arch::x86_64::_mm_prefetch(
@@ -130,7 +153,7 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64, pits_per_row: usize) -> Option<Entry> {
         let bucket = self.bucket(key);
-        for slot in &bucket.slots {
+        for slot in bucket.chunks_exact(2) {
             let data = slot[1].load(Ordering::Relaxed);
             if data != 0 && slot[0].load(Ordering::Relaxed) ^ data == key {
                 let bound = match (data >> 45) & 3 {
@@ -164,7 +187,7 @@ impl TranspositionTable {
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         let mut kept_move = None;
-        for (i, slot) in bucket.slots.iter().enumerate() {
+        for (i, slot) in bucket.chunks_exact(2).enumerate() {
             let data = slot[1].load(Ordering::Relaxed);
             if data == 0 {
                 if victim_worth > i32::MIN {
@@ -191,7 +214,7 @@ impl TranspositionTable {
             | encode_move(best, pits_per_row) << 40
             | (bound as u64) << 45
             | (generation as u64) << 47;
-        let slot = &bucket.slots[victim];
+        let slot = &bucket[2 * victim..2 * victim + 2];
         slot[0].store(key ^ data, Ordering::Relaxed);
         slot[1].store(data, Ordering::Relaxed);
     }
@@ -199,10 +222,10 @@ impl TranspositionTable {
     /// Per mille of a sample of entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed);
-        let sample = self.buckets.len().min(250);
+        let sample = self.buckets.min(250);
         let mut used = 0;
-        for bucket in &self.buckets[..sample] {
-            for slot in &bucket.slots {
+        for index in 0..sample {
+            for slot in self.bucket_at(index).chunks_exact(2) {
                 let data = slot[1].load(Ordering::Relaxed);
                 if data != 0 && (data >> 47) as u8 == generation {
                     used += 1;
@@ -239,5 +262,21 @@ mod tests {
         assert_eq!(table.probe(0x1234, 6).unwrap().best, Some(Move::Pass));
         table.clear();
         assert_eq!(table.probe(0xDEAD_BEEF, 6), None);
+    }
+
+    #[test]
+    fn buckets_start_on_cache_lines_and_fill_the_size() {
+        for mib in [0, 1, 3] {
+            let table = TranspositionTable::new(mib).unwrap();
+            assert_eq!(table.bucket_at(0).as_ptr() as usize % 64, 0);
+            assert_eq!(table.bytes(), (mib << 20).max(BUCKET_BYTES));
+            let last = table.bucket_at(table.buckets - 1);
+            assert_eq!(last.len(), BUCKET_WORDS);
+            // Every key lands in the table.
+            for key in [0, 1, u64::MAX, 0x8000_0000_0000_0000] {
+                table.store(key, 6, 3, 1, Bound::Exact, None);
+                assert_eq!(table.probe(key, 6).map(|e| e.value), Some(3));
+            }
+        }
     }
 }
