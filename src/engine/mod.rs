@@ -14,7 +14,7 @@ use crate::rules::{
     SideChoice, SplitMix64, UndoError, Variant, perft_divide,
 };
 use crate::search::eval::{EvalParts, evaluate_parts};
-use crate::search::tt::MAX_HASH_MIB;
+use crate::search::tt::{MAX_HASH_MIB, OutOfMemory};
 use crate::search::{
     Limits, SearchControl, SearchInfo, SearchOptions, SearchOutcome, Strategy, TranspositionTable,
     search,
@@ -123,6 +123,19 @@ impl fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
+
+/// Tables up to this size are written once when made, so that searches do not pay the page faults
+/// on their clock; bigger ones stay untouched until used (touching 16 GiB takes seconds).
+const PREFAULT_MAX_MIB: usize = 256;
+
+/// A new, empty table of `mib` MiB.
+fn fresh_table(mib: usize) -> Result<TranspositionTable, OutOfMemory> {
+    let table = TranspositionTable::new(mib)?;
+    if mib <= PREFAULT_MAX_MIB {
+        table.clear();
+    }
+    Ok(table)
+}
 
 /// A one-bucket table, standing in while a new table is allocated.
 fn placeholder_table() -> TranspositionTable {
@@ -261,12 +274,16 @@ impl Engine {
         self.clear_table();
     }
 
-    /// Empties the hash table by taking fresh zeroed memory instead of writing zeros over the
-    /// old: the pages of a big table that the next game never uses are never touched, and what
-    /// the last game filled goes back to the system.
+    /// Empties the hash table. A big table is replaced by fresh zeroed memory instead of being
+    /// overwritten: the pages the next game never uses are never touched, and what the last game
+    /// filled goes back to the system.
     fn clear_table(&mut self) {
+        if self.options.hash_mib <= PREFAULT_MAX_MIB {
+            self.table.clear();
+            return;
+        }
         self.table = Arc::new(placeholder_table());
-        match TranspositionTable::new(self.options.hash_mib) {
+        match fresh_table(self.options.hash_mib) {
             Ok(table) => self.table = Arc::new(table),
             Err(e) => log::warn!("cannot allocate the {} MiB hash table again", e.mib),
         }
@@ -286,7 +303,7 @@ impl Engine {
         }
         // The old table goes first, so that memory never holds both.
         self.table = Arc::new(placeholder_table());
-        match TranspositionTable::new(mib as usize) {
+        match fresh_table(mib as usize) {
             Ok(table) => {
                 self.table = Arc::new(table);
                 self.options.hash_mib = mib as usize;
@@ -294,8 +311,7 @@ impl Engine {
             }
             Err(e) => {
                 self.table = Arc::new(
-                    TranspositionTable::new(self.options.hash_mib)
-                        .unwrap_or_else(|_| placeholder_table()),
+                    fresh_table(self.options.hash_mib).unwrap_or_else(|_| placeholder_table()),
                 );
                 Err(EngineError::OutOfMemory { mib: e.mib })
             }

@@ -145,6 +145,57 @@ pub(crate) struct Shared {
     helper_depth: AtomicU32,
     /// The depth the main thread is searching.
     main_depth: AtomicU32,
+    /// The moves being searched by some thread, when there are several.
+    busy: Option<BusyMoves>,
+}
+
+/// Which (position, move) pairs some thread is searching now: a small lossy table of hashes.
+pub(crate) struct BusyMoves {
+    slots: Box<[AtomicU64]>,
+}
+
+impl BusyMoves {
+    const SLOTS: usize = 1 << 15;
+
+    fn new() -> BusyMoves {
+        BusyMoves {
+            slots: (0..Self::SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn tag(key: u64, mv: Move) -> u64 {
+        let code = match mv {
+            Move::Sow { side, offset } => 1 + side.index() as u64 * 32 + offset as u64,
+            Move::Pass => 99,
+        };
+        (key ^ code.wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1
+    }
+
+    #[inline]
+    fn slot(&self, tag: u64) -> &AtomicU64 {
+        &self.slots[(tag >> 17) as usize % Self::SLOTS]
+    }
+
+    #[inline]
+    pub(crate) fn is_searching(&self, key: u64, mv: Move) -> bool {
+        let tag = Self::tag(key, mv);
+        self.slot(tag).load(Ordering::Relaxed) == tag
+    }
+
+    #[inline]
+    pub(crate) fn enter(&self, key: u64, mv: Move) {
+        let tag = Self::tag(key, mv);
+        self.slot(tag).store(tag, Ordering::Relaxed);
+    }
+
+    #[inline]
+    pub(crate) fn leave(&self, key: u64, mv: Move) {
+        let tag = Self::tag(key, mv);
+        let _ = self
+            .slot(tag)
+            .compare_exchange(tag, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
 }
 
 impl Shared {
@@ -223,6 +274,7 @@ pub fn search(
                     helper_best: Mutex::new(None),
                     target_reached: AtomicBool::new(false),
                     helper_depth: AtomicU32::new(0),
+                    busy: (options.threads > 1).then(BusyMoves::new),
                     main_depth: AtomicU32::new(0),
                 };
                 search_threads(&shared, game, limits, options, report)
@@ -289,10 +341,12 @@ fn max_depth(limits: &Limits) -> u32 {
         .clamp(1, (MAX_PLY - 8) as u32)
 }
 
-/// A Lazy SMP helper: searches the same root (half of them one ply ahead), filling the shared
+/// A Lazy SMP helper: searches the same root (the first helper at the main thread's depth, where
+/// moves one thread is searching are put off by the other so that the two share the work; further
+/// helpers alternate between that depth and one ply ahead), filling the shared
 /// table for the main thread, and offers each completed iteration as an answer.
 fn helper_loop(worker: &mut Worker, shared: &Shared) {
-    let mut depth = 1 + (worker.id % 2) as u32;
+    let mut depth = 1 + (worker.id / 2 % 2) as u32;
     let mut previous = None;
     while depth <= shared.target_depth {
         let Ok(result) = search_window(worker, depth, previous) else {
@@ -314,7 +368,7 @@ fn helper_loop(worker: &mut Worker, shared: &Shared) {
         }
         // Stay ahead of the main thread: its iterations fill the table for this one's.
         let main_depth = shared.main_depth.load(Ordering::Relaxed);
-        depth = (depth + 1).max(main_depth + (worker.id % 2) as u32);
+        depth = (depth + 1).max(main_depth + (worker.id / 2 % 2) as u32);
     }
 }
 

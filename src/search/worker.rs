@@ -18,6 +18,8 @@ use crate::rules::{
 const QUIESCENCE_PLIES: u32 = 6;
 /// Buckets of the repetition pre-filter.
 const KEY_FILTER: usize = 4096;
+/// Nodes this deep or deeper put off moves that another thread is searching.
+const DEFER_MIN_DEPTH: i32 = 3;
 /// How often (in nodes) the stop flag and the clock are looked at.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -367,29 +369,61 @@ impl<'a> Worker<'a> {
         let mut best_value = -INFINITY;
         let mut best_move = None;
         let mover = pos.side_to_move().index();
-        for i in 0.. {
-            let mv = match (i, tt_move) {
-                (0, Some(mv)) => mv,
+        // With helpers, a move another thread is searching right now is put off to the end
+        // (simplified ABDADA): by then its result is likely in the table.
+        let busy = self
+            .shared
+            .busy
+            .as_ref()
+            .filter(|_| depth >= DEFER_MIN_DEPTH);
+        let mut deferred = [Move::Pass; 12];
+        let (mut deferred_len, mut deferred_next) = (0, 0);
+        let mut next = 0;
+        let mut i = 0;
+        loop {
+            let generated = match (next, tt_move) {
+                (0, Some(mv)) => Some(mv),
                 _ => {
                     let rest =
                         rest.get_or_insert_with(|| self.order_moves(pos, &legal, tt_move, ply));
-                    match rest.moves[..rest.len].get(i - tt_move.is_some() as usize) {
-                        Some(&(mv, _)) => mv,
-                        None => break,
-                    }
+                    rest.moves[..rest.len]
+                        .get(next - tt_move.is_some() as usize)
+                        .map(|&(mv, _)| mv)
                 }
+            };
+            let mv = match generated {
+                Some(mv) => {
+                    next += 1;
+                    if i > 0
+                        && let Some(busy) = busy
+                        && busy.is_searching(key, mv)
+                    {
+                        deferred[deferred_len] = mv;
+                        deferred_len += 1;
+                        continue;
+                    }
+                    mv
+                }
+                None if deferred_next < deferred_len => {
+                    deferred_next += 1;
+                    deferred[deferred_next - 1]
+                }
+                None => break,
             };
             let child = &Child::make(pos, mv);
             let tactical = child.is_tactical();
+            if let Some(busy) = busy {
+                busy.enter(key, mv);
+            }
             let value = if i == 0 {
-                self.child_value(pos, child, depth - 1, alpha, beta, ply, quiet)?
+                self.child_value(pos, child, depth - 1, alpha, beta, ply, quiet)
             } else {
                 let reduction = if depth >= 3 && i >= 3 && !tactical {
                     1 + (depth >= 6 && i >= 6) as i32
                 } else {
                     0
                 };
-                let mut value = self.child_value(
+                self.child_value(
                     pos,
                     child,
                     depth - 1 - reduction,
@@ -397,16 +431,27 @@ impl<'a> Worker<'a> {
                     alpha + 1,
                     ply,
                     quiet,
-                )?;
-                if value > alpha && reduction > 0 {
-                    value =
-                        self.child_value(pos, child, depth - 1, alpha, alpha + 1, ply, quiet)?;
-                }
-                if value > alpha && value < beta {
-                    value = self.child_value(pos, child, depth - 1, alpha, beta, ply, quiet)?;
-                }
-                value
+                )
+                .and_then(|value| {
+                    if value > alpha && reduction > 0 {
+                        self.child_value(pos, child, depth - 1, alpha, alpha + 1, ply, quiet)
+                    } else {
+                        Ok(value)
+                    }
+                })
+                .and_then(|value| {
+                    if value > alpha && value < beta {
+                        self.child_value(pos, child, depth - 1, alpha, beta, ply, quiet)
+                    } else {
+                        Ok(value)
+                    }
+                })
             };
+            if let Some(busy) = busy {
+                busy.leave(key, mv);
+            }
+            let value = value?;
+            i += 1;
             if value > best_value {
                 best_value = value;
                 best_move = Some(child.mv);
