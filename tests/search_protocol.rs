@@ -1,84 +1,12 @@
 //! The search through the real binary, with stdin held open as a GUI or tournament manager does:
 //! `isready` and `stop` during a search, time limits, `quit` mid-search, repeatable node counts.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-const ENGINE: &str = env!("CARGO_BIN_EXE_mancala-engine");
+#[path = "common/daemon.rs"]
+mod daemon;
 
-/// A running engine: send lines, receive lines with a deadline.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(ENGINE)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("engine starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                if tx.send(line.unwrap()).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// The next line, within `limit` (generous: this catches hangs, not slowness).
-    fn line(&self, limit: Duration) -> String {
-        self.lines
-            .recv_timeout(limit)
-            .unwrap_or_else(|_| panic!("no line within {limit:?}"))
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&self, prefix: &str, limit: Duration) -> Vec<String> {
-        let deadline = Instant::now() + limit;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self.line(left.max(Duration::from_millis(1)));
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    fn query(&mut self, what: &str) -> String {
-        self.send(&format!("query {what}"));
-        self.line(Duration::from_secs(10))
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use daemon::Daemon as Engine;
 
 const LONG: Duration = Duration::from_secs(30);
 
@@ -137,16 +65,10 @@ fn infinite_search_never_answers_before_stop_even_when_forced_or_over() {
     engine.send("go infinite");
     assert!(
         engine
-            .lines
-            .recv_timeout(Duration::from_millis(300))
-            .is_ok_and(|l| l.starts_with("info"))
+            .next_line(Duration::from_millis(300))
+            .is_some_and(|l| l.starts_with("info"))
     );
-    assert!(
-        engine
-            .lines
-            .recv_timeout(Duration::from_millis(300))
-            .is_err()
-    );
+    assert!(engine.next_line(Duration::from_millis(300)).is_none());
     engine.send("stop");
     assert_eq!(engine.until("bestmove", LONG).last().unwrap(), "bestmove A");
 }
@@ -202,7 +124,7 @@ fn quit_during_a_search_exits_cleanly() {
     engine.send("quit");
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
-        if let Some(status) = engine.child.try_wait().unwrap() {
+        if let Some(status) = engine.try_exit_status() {
             assert!(status.success());
             break;
         }
@@ -216,20 +138,11 @@ fn end_of_input_stops_a_search_with_one_bestmove() {
     let mut engine = Engine::start();
     engine.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
-    drop(std::mem::replace(
-        &mut engine.stdin,
-        Command::new("true")
-            .stdin(Stdio::piped())
-            .spawn()
-            .unwrap()
-            .stdin
-            .take()
-            .unwrap(),
-    ));
+    engine.close_input();
     let lines = engine.until("bestmove", Duration::from_secs(5));
     assert!(lines.last().unwrap().starts_with("bestmove "));
     assert!(
-        engine.lines.recv_timeout(Duration::from_secs(5)).is_err(),
+        engine.next_line(Duration::from_secs(5)).is_none(),
         "nothing after bestmove"
     );
 }
@@ -285,9 +198,8 @@ fn ponder_option_adds_the_expected_reply_and_ponderhit_finishes_the_search() {
     engine.send("go ponder wtime 1000 btime 1000");
     assert!(
         engine
-            .lines
-            .recv_timeout(Duration::from_millis(1500))
-            .map_or(true, |l| !l.starts_with("bestmove"))
+            .next_line(Duration::from_millis(1500))
+            .is_none_or(|l| !l.starts_with("bestmove"))
     );
     engine.send("ponderhit");
     let lines = engine.until("bestmove", Duration::from_secs(5));
@@ -337,7 +249,10 @@ fn threads_option_searches_with_helpers_and_answers() {
 #[test]
 fn bench_is_repeatable_and_ends_with_the_two_totals() {
     let run = || {
-        let output = Command::new(ENGINE).arg("bench").output().unwrap();
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+            .arg("bench")
+            .output()
+            .unwrap();
         assert!(output.status.success());
         String::from_utf8(output.stdout).unwrap()
     };

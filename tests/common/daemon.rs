@@ -1,0 +1,128 @@
+//! The real engine binary as a test drives it: stdin held open, lines read with deadlines.
+//!
+//! Shared by the test files that talk to a running daemon; not every file uses every helper.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+pub struct Daemon {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Daemon {
+    pub fn start() -> Daemon {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Daemon {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("input still open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line, within `limit` (generous: this catches hangs, not slowness).
+    pub fn line(&self, limit: Duration) -> String {
+        self.lines
+            .recv_timeout(limit)
+            .unwrap_or_else(|_| panic!("no line within {limit:?}"))
+    }
+
+    /// Lines up to and including the first that starts with `prefix`, within `limit`.
+    pub fn until(&self, prefix: &str, limit: Duration) -> Vec<String> {
+        let deadline = Instant::now() + limit;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left.max(Duration::from_millis(1)))
+                .unwrap_or_else(|_| panic!("no '{prefix}' within {limit:?}; saw {seen:?}"));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    /// Sends `isready`; returns everything answered before `readyok`.
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until("readyok", Duration::from_secs(10));
+        lines.pop();
+        lines
+    }
+
+    /// The one-line answer to `query <what>`.
+    pub fn query(&mut self, what: &str) -> String {
+        self.send(&format!("query {what}"));
+        self.line(Duration::from_secs(10))
+    }
+
+    /// The kernel's count of the process's peak resident memory, in MiB.
+    pub fn peak_rss_mib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+        line.split_whitespace()
+            .nth(1)
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+            / 1024
+    }
+
+    /// Sends `quit` and checks that the engine exits cleanly.
+    pub fn quit(mut self) {
+        self.send("quit");
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}");
+    }
+
+    /// The exit status, if the process has ended.
+    pub fn try_exit_status(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().unwrap()
+    }
+
+    /// The next line if one comes within `limit`.
+    pub fn next_line(&self, limit: Duration) -> Option<String> {
+        self.lines.recv_timeout(limit).ok()
+    }
+
+    /// Closes stdin: end of input.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
