@@ -111,10 +111,8 @@ pub fn play_game(
     setup: &GameSetup,
     number: u64,
     opening: &Opening,
-    seats: [&mut Seat; 2],
+    mut seats: [&mut Seat; 2],
 ) -> GameRecord {
-    let [south, north] = seats;
-    let mut seats = [south, north];
     let mut game = opening.game(setup.last_four_rule);
     let mut plies: Vec<PlyRecord> = opening
         .moves
@@ -298,10 +296,10 @@ fn ask_for_move(
         return Answer::Lost(fault_termination(side, fault));
     }
     let started = Instant::now();
-    let deadline = started + allowed.map_or(setup.answer_timeout, |t| t + setup.time_margin);
+    let mut deadline = started + allowed.map_or(setup.answer_timeout, |t| t + setup.time_margin);
     let mut thinking = Thinking::default();
+    // Past the deadline: `stop` has been sent and the game is lost whatever comes.
     let mut late = false;
-    let mut deadline = deadline;
     loop {
         let line = match engine.receive(deadline, "bestmove") {
             Ok(line) => line,
