@@ -4,7 +4,7 @@
 //! Every term is "mine minus the opponent's" from the side to move's point of view.
 
 use super::score::{MAX_EVAL, Value};
-use crate::rules::{Laps, Position, Side, Variant};
+use crate::rules::{CaptureCounts, Direction, Laps, Position, Side, Variant};
 
 /// The weights of one game's terms (centi-counters per unit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,8 +175,100 @@ pub fn evaluate_parts(pos: &Position) -> EvalParts {
     }
 }
 
-/// The static evaluation of `pos` for its side to move.
+/// The static evaluation of `pos` for its side to move: the same as
+/// `evaluate_parts(pos).total()` (a property test holds them equal), computed in one pass without
+/// the parts, since it runs at every leaf of the search.
 #[inline]
 pub fn evaluate(pos: &Position) -> Value {
-    evaluate_parts(pos).total()
+    match pos.rules().laps {
+        Laps::Single { captures } => one_lap_total(pos, captures),
+        _ => relay_total(pos),
+    }
+}
+
+/// [`evaluate`] for the relay games (no threat term), in one pass over both rows.
+#[inline]
+fn relay_total(pos: &Position) -> Value {
+    let w = weights(pos.variant());
+    let n = pos.rules().pits_per_row;
+    let lap = (2 * n) as u8;
+    let pits = pos.pits();
+    let me = pos.side_to_move();
+    let (mine, theirs) = if me == Side::South {
+        (&pits[..n], &pits[n..2 * n])
+    } else {
+        (&pits[n..2 * n], &pits[..n])
+    };
+    let (mut row, mut filled, mut big, mut threes) = (0i32, 0i32, 0i32, 0i32);
+    for (&a, &b) in mine.iter().zip(theirs) {
+        row += a as i32 - b as i32;
+        filled += (a > 0) as i32 - (b > 0) as i32;
+        big += (a >= lap) as i32 - (b >= lap) as i32;
+        threes += (a == 3) as i32 - (b == 3) as i32;
+    }
+    let material = pos.captured(me) as i32 - pos.captured(me.opponent()) as i32;
+    (w.material * material
+        + w.row * row
+        + w.mobility * filled
+        + w.big_pit * big
+        + w.threes * threes
+        + leftover(pos, w.leftover_pct))
+        .clamp(-MAX_EVAL, MAX_EVAL)
+}
+
+/// [`evaluate`] for Mangala II and Al-manqala, in one pass over both rows.
+#[inline]
+fn one_lap_total(pos: &Position, captures: CaptureCounts) -> Value {
+    const W: Weights = ONE_LAP;
+    let rules = pos.rules();
+    let n = rules.pits_per_row;
+    let len = 2 * n;
+    let lap = len as u8;
+    let pits = pos.pits();
+    let me = pos.side_to_move();
+    let (mine, theirs) = if me == Side::South {
+        (&pits[..n], &pits[n..len])
+    } else {
+        (&pits[n..len], &pits[..n])
+    };
+    let (mut row, mut filled, mut big) = (0i32, 0i32, 0i32);
+    for (&a, &b) in mine.iter().zip(theirs) {
+        row += a as i32 - b as i32;
+        filled += (a > 0) as i32 - (b > 0) as i32;
+        big += (a >= lap) as i32 - (b >= lap) as i32;
+    }
+    // The opponent's best capture next turn (as `threat`, by the landing pit).
+    let first = if me == Side::South { n } else { 0 };
+    let mut threat = 0u8;
+    for (offset, &hand) in theirs.iter().enumerate() {
+        if hand == 0 {
+            continue;
+        }
+        let pit = first + offset;
+        let hand = hand as usize;
+        let (rounds, rest) = if hand < len {
+            (0, hand)
+        } else {
+            ((hand / len) as u8, hand % len)
+        };
+        let landing_count = if rest == 0 {
+            rounds
+        } else {
+            let landing = match rules.direction {
+                Direction::CounterClockwise if pit + rest >= len => pit + rest - len,
+                Direction::CounterClockwise => pit + rest,
+                Direction::Clockwise if rest > pit => pit + len - rest,
+                Direction::Clockwise => pit - rest,
+            };
+            pits[landing] + rounds + 1
+        };
+        if captures.contains(landing_count) {
+            threat = threat.max(landing_count);
+        }
+    }
+    let material = pos.captured(me) as i32 - pos.captured(me.opponent()) as i32;
+    (W.material * material + W.row * row + W.mobility * filled
+        - W.threat_pct * threat as i32
+        + W.big_pit * big)
+        .clamp(-MAX_EVAL, MAX_EVAL)
 }
