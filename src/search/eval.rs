@@ -213,7 +213,7 @@ fn relay_total(pos: &Position) -> Value {
         + w.big_pit * big
         + w.threes * threes
         + leftover(pos, w.leftover_pct))
-        .clamp(-MAX_EVAL, MAX_EVAL)
+    .clamp(-MAX_EVAL, MAX_EVAL)
 }
 
 /// [`evaluate`] for Mangala II and Al-manqala, in one pass over both rows.
@@ -267,8 +267,7 @@ fn one_lap_total(pos: &Position, captures: CaptureCounts) -> Value {
         }
     }
     let material = pos.captured(me) as i32 - pos.captured(me.opponent()) as i32;
-    (W.material * material + W.row * row + W.mobility * filled
-        - W.threat_pct * threat as i32
+    (W.material * material + W.row * row + W.mobility * filled - W.threat_pct * threat as i32
         + W.big_pit * big)
         .clamp(-MAX_EVAL, MAX_EVAL)
 }
