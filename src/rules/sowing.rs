@@ -79,23 +79,7 @@ impl Position {
         let hand = self.pits[pit] as usize;
         match self.rules().laps {
             Laps::Single { captures } => {
-                // Divisions are slow; most hands are shorter than a lap.
-                let (rounds, rest) = if hand < len {
-                    (0, hand)
-                } else {
-                    ((hand / len) as u8, hand % len)
-                };
-                let landing_count = if rest == 0 {
-                    rounds
-                } else {
-                    let landing = match self.rules().direction {
-                        Direction::CounterClockwise if pit + rest >= len => pit + rest - len,
-                        Direction::CounterClockwise => pit + rest,
-                        Direction::Clockwise if rest > pit => pit + len - rest,
-                        Direction::Clockwise => pit - rest,
-                    };
-                    self.pits[landing] + rounds + 1
-                };
+                let landing_count = self.landing_count(pit);
                 captures.contains(landing_count).then_some(landing_count)
             }
             Laps::RelayWithOpposite { .. } => Some(0),
@@ -122,6 +106,30 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// One-lap games: how many counters the last pit of a sowing from `pit` holds afterwards,
+    /// which is what decides a capture. Not meaningful for relay games.
+    #[inline]
+    pub fn landing_count(&self, pit: usize) -> u8 {
+        let len = self.rules().pit_count();
+        let hand = self.pits[pit] as usize;
+        // Divisions are slow; most hands are shorter than a lap.
+        let (rounds, rest) = if hand < len {
+            (0, hand)
+        } else {
+            ((hand / len) as u8, hand % len)
+        };
+        if rest == 0 {
+            return rounds;
+        }
+        let landing = match self.rules().direction {
+            Direction::CounterClockwise if pit + rest >= len => pit + rest - len,
+            Direction::CounterClockwise => pit + rest,
+            Direction::Clockwise if rest > pit => pit + len - rest,
+            Direction::Clockwise => pit - rest,
+        };
+        self.pits[landing] + rounds + 1
     }
 
     /// The next index in the sowing direction.

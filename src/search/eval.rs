@@ -4,7 +4,7 @@
 //! Every term is "mine minus the opponent's" from the side to move's point of view.
 
 use super::score::{MAX_EVAL, Value};
-use crate::rules::{CaptureCounts, Direction, Laps, Position, Side, Variant};
+use crate::rules::{CaptureCounts, Laps, Position, Side, Variant};
 
 /// The weights of one game's terms (centi-counters per unit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,24 +244,7 @@ fn one_lap_total(pos: &Position, captures: CaptureCounts) -> Value {
         if hand == 0 {
             continue;
         }
-        let pit = first + offset;
-        let hand = hand as usize;
-        let (rounds, rest) = if hand < len {
-            (0, hand)
-        } else {
-            ((hand / len) as u8, hand % len)
-        };
-        let landing_count = if rest == 0 {
-            rounds
-        } else {
-            let landing = match rules.direction {
-                Direction::CounterClockwise if pit + rest >= len => pit + rest - len,
-                Direction::CounterClockwise => pit + rest,
-                Direction::Clockwise if rest > pit => pit + len - rest,
-                Direction::Clockwise => pit - rest,
-            };
-            pits[landing] + rounds + 1
-        };
+        let landing_count = pos.landing_count(first + offset);
         if captures.contains(landing_count) {
             threat = threat.max(landing_count);
         }
