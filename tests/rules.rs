@@ -74,6 +74,34 @@ fn a_move_for_the_wrong_side_is_illegal() {
 }
 
 #[test]
+fn the_landing_count_predicts_the_last_pit_of_a_one_lap_sowing() {
+    // Mangala II: F's three counters land in pit 8, which then holds 1.
+    let short = position("mangala-ii", "1-0-0-0-0-3-0-0-0-0-0-20-34-14-S");
+    assert_eq!(short.landing_count(5), 1);
+    check_move(
+        "mangala-ii",
+        "1-0-0-0-0-3-0-0-0-0-0-20-34-14-S",
+        "A F",
+        "F",
+        "1-0-0-0-0-0-1-1-1-0-0-20-34-14-N",
+    );
+    // North's f with 20: a whole lap (the origin included), then eight more; the last lands in
+    // pit 7, empty before, which ends with 2 (and is captured with pit 6).
+    let long = position("mangala-ii", "1-0-0-0-0-3-0-0-0-0-0-20-34-14-N");
+    assert_eq!(long.landing_count(11), 2);
+    check_move(
+        "mangala-ii",
+        "1-0-0-0-0-3-0-0-0-0-0-20-34-14-N",
+        "f",
+        "f",
+        "3-2-2-2-2-5-0-0-1-1-1-1-34-18-S",
+    );
+    // Al-manqala's start: A's seven counters end in pit 7, which then holds 8.
+    let start = Position::start(variant("al-manqala"));
+    assert_eq!(start.landing_count(0), 8);
+}
+
+#[test]
 fn sowing_does_not_skip_the_origin() {
     check_move(
         "mangala-ii",

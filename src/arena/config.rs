@@ -143,8 +143,8 @@ OPENINGS (every opening is played twice, sides swapped):
   --openings FILE          one opening per line: a position string, a move prefix from the start
                            ('C d E'), '<position string> moves C d', 'startpos moves C d',
                            'random <seed> [moves ...]' (Mangala IV deal); '#' starts a comment
-  --random-plies K         K random opening moves that capture nothing (default 4); Mangala IV
-                           openings are deals from the seed
+  --random-plies K         K (at most 60) random opening moves that capture nothing (default 4);
+                           Mangala IV openings are deals from the seed
   --seed S                 seed for random openings (default 1)
 
 STOPPING:
@@ -280,6 +280,22 @@ fn positive<T: std::str::FromStr + PartialOrd + Default>(
     }
 }
 
+/// Upper bounds that keep a typo from asking for billions of games, threads or years of waiting.
+const MAX_GAMES: u32 = 10_000_000;
+const MAX_CONCURRENCY: usize = 256;
+/// One day, in milliseconds: the longest move time, margin or timeout.
+const MAX_WAIT_MS: u64 = 86_400_000;
+/// Random openings longer than this would often end the game before it starts.
+const MAX_RANDOM_PLIES: u32 = 60;
+
+fn at_most<T: PartialOrd + std::fmt::Display>(flag: &str, n: T, max: T) -> Result<T, String> {
+    if n <= max {
+        Ok(n)
+    } else {
+        Err(format!("{flag} is at most {max}"))
+    }
+}
+
 fn seconds(flag: &str, text: &str) -> Result<Duration, String> {
     let s: f64 = number(flag, text)?;
     if s.is_finite() && (0.0..=1e7).contains(&s) {
@@ -319,8 +335,10 @@ impl ArgParser {
             "--last-four" => {
                 self.last_four_rule = Some(value.parse().map_err(|e| format!("--last-four: {e}"))?)
             }
-            "--games" => self.games = Some(positive(flag, value)?),
-            "--concurrency" => self.concurrency = Some(positive(flag, value)?),
+            "--games" => self.games = Some(at_most(flag, positive(flag, value)?, MAX_GAMES)?),
+            "--concurrency" => {
+                self.concurrency = Some(at_most(flag, positive(flag, value)?, MAX_CONCURRENCY)?)
+            }
             "--tc" => {
                 let (initial, increment) = value.split_once('+').unwrap_or((value, "0"));
                 let initial = seconds(flag, initial)?;
@@ -331,7 +349,7 @@ impl ArgParser {
                 self.set_time_control(flag, TimeControl::Clock { initial, increment })?
             }
             "--movetime" => {
-                let ms = positive(flag, value)?;
+                let ms = at_most(flag, positive(flag, value)?, MAX_WAIT_MS)?;
                 self.set_time_control(flag, TimeControl::MoveTime(Duration::from_millis(ms)))?
             }
             "--depth" => {
@@ -342,10 +360,14 @@ impl ArgParser {
                 let nodes = positive(flag, value)?;
                 self.set_time_control(flag, TimeControl::Nodes(nodes))?
             }
-            "--time-margin" => self.time_margin = Some(number(flag, value)?),
-            "--timeout" => self.timeout = Some(positive(flag, value)?),
+            "--time-margin" => {
+                self.time_margin = Some(at_most(flag, number(flag, value)?, MAX_WAIT_MS)?)
+            }
+            "--timeout" => self.timeout = Some(at_most(flag, positive(flag, value)?, MAX_WAIT_MS)?),
             "--openings" => self.openings_file = Some(PathBuf::from(value)),
-            "--random-plies" => self.random_plies = Some(number(flag, value)?),
+            "--random-plies" => {
+                self.random_plies = Some(at_most(flag, number(flag, value)?, MAX_RANDOM_PLIES)?)
+            }
             "--seed" => self.seed = Some(number(flag, value)?),
             "--max-plies" => self.max_plies = Some(positive(flag, value)?),
             "--records" => self.records = Some(PathBuf::from(value)),
@@ -480,6 +502,12 @@ mod tests {
             "--engine cmd=a --engine cmd=b --engine cmd=c --sprt 0 5 0.05 0.05",
             "--engine cmd=a --engine cmd=b --bogus 1",
             "--engine cmd=a --engine cmd=b --movetime",
+            "--engine cmd=a --engine cmd=b --timeout 18446744073709551615",
+            "--engine cmd=a --engine cmd=b --time-margin 99999999999",
+            "--engine cmd=a --engine cmd=b --movetime 99999999999",
+            "--engine cmd=a --engine cmd=b --games 4000000000",
+            "--engine cmd=a --engine cmd=b --concurrency 100000",
+            "--engine cmd=a --engine cmd=b --random-plies 1000000000",
             "--engine cmd=a bad --engine cmd=b",
             "stray",
         ] {

@@ -92,7 +92,8 @@ fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
 }
 
 /// Opening number `index` of a random set: a Mangala IV deal, or the start position, followed by
-/// `plies` random legal moves that capture nothing (any legal moves when no such line is found).
+/// `plies` random legal moves that capture nothing (any legal moves when no such line is found,
+/// and fewer moves when no line that long leaves the game going).
 /// Capturing openings would hand one side material before the engines play, so that the pair
 /// would measure the opening, not the engines.
 pub fn random_opening(
@@ -106,9 +107,11 @@ pub fn random_opening(
     let stream = SplitMix64::new(seed ^ index.rotate_left(32)).next_u64();
     let mut rng = SplitMix64::new(stream);
     // Quiet sequences are tried first; after many failures (a deal where every line captures)
-    // any legal moves will do.
-    for attempt in 0.. {
-        let quiet_only = attempt < 1000;
+    // any legal moves will do, and if even that finds no line of `plies` moves that leaves the
+    // game going, the longest one found is taken.
+    let mut longest: Option<Opening> = None;
+    for attempt in 0..MAX_ATTEMPTS {
+        let quiet_only = attempt < MAX_ATTEMPTS / 2;
         let base = if variant == Variant::MangalaIV {
             Position::mangala_iv_deal(rng.next_u64())
         } else {
@@ -127,15 +130,26 @@ pub fn random_opening(
                 break;
             }
             let mv = choices[(rng.next_u64() % choices.len() as u64) as usize];
-            game.play(mv).expect("a legal move");
+            let mut after = game.clone();
+            after.play(mv).expect("a legal move");
+            if after.is_over() {
+                break;
+            }
+            game = after;
             moves.push(mv);
         }
-        if moves.len() == plies as usize && !game.is_over() {
+        if moves.len() == plies as usize {
             return Opening { base, moves };
         }
+        if longest.as_ref().is_none_or(|l| l.moves.len() < moves.len()) {
+            longest = Some(Opening { base, moves });
+        }
     }
-    unreachable!("the attempts never run out")
+    longest.expect("at least one attempt")
 }
+
+/// Tries at finding a random opening of the length asked for.
+const MAX_ATTEMPTS: u32 = 2000;
 
 fn captures_nothing(game: &Game, mv: Move) -> bool {
     let mut after = game.clone();
@@ -191,6 +205,15 @@ fen 6-6-6-6-6-6-6-6-6-6-6-6-0-0-S
     }
 
     #[test]
+    fn random_openings_that_cannot_be_that_long_end_shorter() {
+        // Mangala II games do not last 10,000 plies; the opening stops where the game would end.
+        let opening = random_opening(Variant::MangalaII, LastFourRule::default(), 10_000, 3, 0);
+        let game = opening.game(LastFourRule::default());
+        assert!(!game.is_over());
+        assert!(opening.moves.len() < 10_000 && !opening.moves.is_empty());
+    }
+
+    #[test]
     fn random_openings_are_quiet_repeatable_and_varied() {
         for variant in Variant::ALL {
             let mut distinct = std::collections::HashSet::new();
@@ -203,6 +226,7 @@ fen 6-6-6-6-6-6-6-6-6-6-6-6-0-0-S
                 let game = opening.game(LastFourRule::default());
                 assert!(!game.is_over());
                 assert_eq!(opening.moves.len(), 4);
+                assert!(!game.is_over());
                 if variant != Variant::MangalaIV {
                     assert_eq!(game.score(), [0, 0], "{variant}: {opening:?}");
                 }

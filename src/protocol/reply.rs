@@ -278,7 +278,7 @@ pub fn help() -> Vec<String> {
         "  query fen|moves|gameover|p1turn|result|score|side",
         "  go [depth n] [nodes n] [movetime ms] [infinite] [ponder]",
         "     [p1time ms] [p2time ms] [p1inc ms] [p2inc ms] [movestogo n]   search; bestmove <m>",
-        "  stop | ponderhit                 end the search now / the pondered move was played",
+        "  stop | ponderhit                 end the search, perft or bench now / the pondered move was played",
         "  perft <depth> | go perft <depth> count leaf nodes, split by first move",
         "  eval                             the static evaluation and its parts",
         "  bench                            fixed search; ends with Nodes searched / Nodes/second",
