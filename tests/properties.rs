@@ -107,6 +107,8 @@ proptest! {
             let ref_legal: Vec<RefMove> = legal.iter().map(|&m| to_ref_move(m, n)).collect();
             prop_assert_eq!(&ref_legal, &reference.legal(), "legal moves in {}", game.position());
             prop_assert_eq!(game.ending().map(ref_ending), reference.ending);
+            let pos = game.position();
+            prop_assert_eq!(pos.is_game_over(), pos.legal_moves().is_empty(), "{}", pos);
             if legal.is_empty() {
                 let ending = reference.ending.unwrap();
                 prop_assert_eq!(game.final_totals(), Some(reference.current().final_totals(ending, rule)));
@@ -170,12 +172,12 @@ proptest! {
         prop_assert_eq!(at_once.game().moves().len(), moves.len());
 
         // Append a move that is illegal at the end of the list: nothing changes.
-        let illegal = [Move::Pass]
+        let illegal = [Move::PASS]
             .into_iter()
             .chain((0..v.rules().pits_per_row as u8).flat_map(|o| {
-                [Move::Sow { side: Side::South, offset: o }, Move::Sow { side: Side::North, offset: o }]
+                [Move::sow(Side::South, o), Move::sow(Side::North, o)]
             }))
-            .chain(std::iter::once(Move::Sow { side: Side::South, offset: bad_letter }))
+            .chain(std::iter::once(Move::sow(Side::South, bad_letter)))
             .find(|&m| !at_once.game().legal_moves().contains(m));
         if let Some(bad) = illegal {
             let before_fen = at_once.game().position().to_string();
@@ -224,6 +226,12 @@ proptest! {
             }
             if matches!(v, Variant::MangalaII | Variant::AlManqala) {
                 prop_assert_eq!(hint.is_some(), captured, "{} {}", pos, mv);
+            }
+        }
+        // The search scans whole rows without skipping empty pits: they must never hint.
+        if v != Variant::MangalaIV {
+            for pit in (0..2 * n).filter(|&p| pos.pits()[p] == 0) {
+                prop_assert_eq!(pos.capture_hint(pit), None, "{} pit {}", pos, pit);
             }
         }
     }

@@ -529,7 +529,7 @@ fn al_manqala_starved_player_takes_what_is_left() {
 fn al_manqala_pass_then_the_opponent_must_feed() {
     let mut game = game_from("al-manqala", "0-0-0-0-0-0-0-1-0-0-0-0-0-0-50-47-S");
     assert_eq!(game.legal_moves().to_string(), "pass");
-    game.play(Move::Pass).unwrap();
+    game.play(Move::PASS).unwrap();
     // North's only counter, sown from a, stays in North's row: South stays starved.
     assert_eq!(game.ending(), Some(Ending::Starvation));
     assert_eq!(game.score(), [51, 47]);

@@ -110,15 +110,12 @@ impl Torture {
         let mover = self.game.position().side_to_move();
         loop {
             let candidate = match self.below(3) {
-                0 => Move::Sow {
-                    side: mover.opponent(),
-                    offset: self.below(n as u64) as u8,
-                },
-                1 => Move::Sow {
-                    side: mover,
-                    offset: (n + self.below((24 - n) as u64 + 1) as usize).min(23) as u8,
-                },
-                _ => Move::Pass,
+                0 => Move::sow(mover.opponent(), self.below(n as u64) as u8),
+                1 => Move::sow(
+                    mover,
+                    (n + self.below((24 - n) as u64 + 1) as usize).min(23) as u8,
+                ),
+                _ => Move::PASS,
             };
             if !self.game.legal_moves().contains(candidate) {
                 return candidate;

@@ -63,7 +63,7 @@ impl Position {
             return illegal(IllegalReason::GameOver);
         }
         let rules = self.rules();
-        let Move::Sow { side, offset } = mv else {
+        let Some((side, offset)) = mv.sown() else {
             return illegal(IllegalReason::CannotPass);
         };
         if offset as usize >= rules.pits_per_row {

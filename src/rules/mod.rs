@@ -10,6 +10,7 @@ mod position;
 mod side;
 mod side_choice;
 mod sowing;
+pub mod spec;
 mod variant;
 
 pub use deal::SplitMix64;
@@ -22,6 +23,7 @@ pub use position::{Ending, GameResult, MAX_PITS, Position};
 pub use side::Side;
 pub use side_choice::SideChoice;
 pub use sowing::MoveEffect;
+pub use spec::Spec;
 pub use variant::{
     CaptureCounts, Direction, Laps, LastFourRule, Leftover, MoveChoice, OwnEnd, Rules,
     UnknownVariant, Variant,

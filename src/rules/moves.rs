@@ -12,54 +12,77 @@ pub const MAX_ROW: usize = 12;
 ///
 /// The letter says whose pit it is, so a `Move` means the same in every game; whether it exists on
 /// a given board and is legal there is the position's business ([`super::Position::check_move`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Move {
-    /// Sow from the pit `offset` places from the owner's left.
-    Sow {
-        side: Side,
-        offset: u8,
-    },
-    Pass,
-}
+/// One byte (the side in bit 5, the offset below it), so that move lists are cheap to build
+/// and compare.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move(u8);
+
+const NORTH_BIT: u8 = 32;
+const PASS_CODE: u8 = u8::MAX;
 
 impl Move {
+    /// The move of a player with an empty row.
+    pub const PASS: Move = Move(PASS_CODE);
+
+    /// Sowing from the pit `offset` places from `side`'s left (`offset` below `2 × MAX_ROW`).
+    #[inline]
+    pub const fn sow(side: Side, offset: u8) -> Move {
+        debug_assert!(offset < NORTH_BIT);
+        Move(offset | (side.index() as u8 * NORTH_BIT))
+    }
+
+    /// The sowing side and the pit's offset from that side's left; `None` for `pass`.
+    #[inline]
+    pub const fn sown(self) -> Option<(Side, u8)> {
+        if self.is_pass() {
+            None
+        } else if self.0 & NORTH_BIT != 0 {
+            Some((Side::North, self.0 & (NORTH_BIT - 1)))
+        } else {
+            Some((Side::South, self.0))
+        }
+    }
+
+    #[inline]
+    pub const fn is_pass(self) -> bool {
+        self.0 == PASS_CODE
+    }
+
     /// The move that sows from board index `pit` of a board with `n` pits per row.
     #[inline]
     pub fn from_pit(pit: usize, n: usize) -> Move {
         if pit < n {
-            Move::Sow {
-                side: Side::South,
-                offset: pit as u8,
-            }
+            Move::sow(Side::South, pit as u8)
         } else {
-            Move::Sow {
-                side: Side::North,
-                offset: (pit - n) as u8,
-            }
+            Move::sow(Side::North, (pit - n) as u8)
         }
     }
 
     /// The board index of the pit sown from, for a board with `n` pits per row.
     #[inline]
     pub fn pit(self, n: usize) -> Option<usize> {
-        match self {
-            Move::Sow { side, offset } => Some(side.index() * n + offset as usize),
-            Move::Pass => None,
-        }
+        (!self.is_pass())
+            .then(|| (self.0 & (NORTH_BIT - 1)) as usize + (self.0 / NORTH_BIT) as usize * n)
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({self})")
     }
 }
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Move::Sow { side, offset } => {
+        match self.sown() {
+            Some((side, offset)) => {
                 let base = match side {
                     Side::South => b'A',
                     Side::North => b'a',
                 };
                 write!(f, "{}", (base + offset) as char)
             }
-            Move::Pass => f.write_str("pass"),
+            None => f.write_str("pass"),
         }
     }
 }
@@ -87,15 +110,9 @@ impl FromStr for Move {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let max = (2 * MAX_ROW) as u8;
         match s.as_bytes() {
-            b"pass" => Ok(Move::Pass),
-            [c @ b'A'..=b'Z'] if c - b'A' < max => Ok(Move::Sow {
-                side: Side::South,
-                offset: c - b'A',
-            }),
-            [c @ b'a'..=b'z'] if c - b'a' < max => Ok(Move::Sow {
-                side: Side::North,
-                offset: c - b'a',
-            }),
+            b"pass" => Ok(Move::PASS),
+            [c @ b'A'..=b'Z'] if c - b'A' < max => Ok(Move::sow(Side::South, c - b'A')),
+            [c @ b'a'..=b'z'] if c - b'a' < max => Ok(Move::sow(Side::North, c - b'a')),
             _ => Err(BadMoveName(s.to_string())),
         }
     }
@@ -111,7 +128,7 @@ pub struct MoveList {
 impl MoveList {
     pub const fn new() -> Self {
         MoveList {
-            moves: [Move::Pass; MAX_ROW],
+            moves: [Move::PASS; MAX_ROW],
             len: 0,
         }
     }
@@ -120,6 +137,15 @@ impl MoveList {
     pub fn push(&mut self, mv: Move) {
         self.moves[self.len as usize] = mv;
         self.len += 1;
+    }
+
+    /// Appends `mv` if `keep`, without a branch (the slot past the end is written either way).
+    #[inline(always)]
+    pub fn push_if(&mut self, mv: Move, keep: bool) {
+        if (self.len as usize) < MAX_ROW {
+            self.moves[self.len as usize] = mv;
+        }
+        self.len += keep as u8;
     }
 
     #[inline]

@@ -4,6 +4,7 @@ use std::fmt;
 
 use super::moves::{Move, MoveList};
 use super::side::Side;
+use super::spec::Spec;
 use super::variant::{LastFourRule, Leftover, MoveChoice, OwnEnd, Rules, Variant};
 
 /// The most pits on any board (Anywoli's 2×12).
@@ -118,6 +119,13 @@ impl Position {
         &self.pits[..self.rules().pit_count()]
     }
 
+    /// Every pit slot, those past the board's `2N` included (always empty): a fixed length for
+    /// code compiled per game.
+    #[inline(always)]
+    pub fn all_pits(&self) -> &[u8; MAX_PITS] {
+        &self.pits
+    }
+
     /// Counters captured so far by `side` (in its store, for Anywoli).
     #[inline]
     pub fn captured(&self, side: Side) -> u8 {
@@ -140,6 +148,12 @@ impl Position {
         self.rules().total() - self.captured[0] as u32 - self.captured[1] as u32
     }
 
+    /// [`Position::on_board`] for a position of the game `S`.
+    #[inline(always)]
+    pub fn on_board_for<S: Spec>(&self) -> u32 {
+        S::RULES.total() - self.captured[0] as u32 - self.captured[1] as u32
+    }
+
     /// The board indices of `side`'s row.
     #[inline]
     pub fn row(&self, side: Side) -> std::ops::Range<usize> {
@@ -151,6 +165,14 @@ impl Position {
     #[inline]
     pub fn row_total(&self, side: Side) -> u32 {
         self.pits[self.row(side)].iter().map(|&c| c as u32).sum()
+    }
+
+    /// [`Position::row_total`] for a position of the game `S`.
+    #[inline(always)]
+    fn row_total_for<S: Spec>(&self, side: Side) -> u32 {
+        let n = S::RULES.pits_per_row;
+        let first = side.index() * n;
+        self.pits[first..first + n].iter().map(|&c| c as u32).sum()
     }
 
     /// The owner of board index `pit`.
@@ -166,42 +188,71 @@ impl Position {
     /// The legal moves in index order. Empty exactly when the position itself ends the game
     /// (see [`Position::own_ending`]); the history rules are the [`super::Game`]'s business.
     pub fn legal_moves(&self) -> MoveList {
+        crate::with_spec!(self.variant, S => self.legal_moves_for::<S>())
+    }
+
+    /// [`Position::legal_moves`] for a position of the game `S` (compiled with its rules as
+    /// constants; `S` must be this position's game).
+    #[inline(always)]
+    pub fn legal_moves_for<S: Spec>(&self) -> MoveList {
+        debug_assert_eq!(self.variant, S::VARIANT);
+        let rules = S::RULES;
         let mut moves = MoveList::new();
-        let rules = self.rules();
-        if self.own_end_by_count() {
+        if self.own_end_by_count::<S>() {
             return moves;
         }
         let mover = self.side_to_move;
-        for (offset, &count) in self.pits[self.row(mover)].iter().enumerate() {
-            if count != 0 {
-                moves.push(Move::Sow {
-                    side: mover,
-                    offset: offset as u8,
-                });
-                if rules.move_choice == MoveChoice::Leftmost {
-                    break;
-                }
+        let n = rules.pits_per_row;
+        let row = &self.pits[mover.index() * n..mover.index() * n + n];
+        if rules.move_choice == MoveChoice::Leftmost {
+            if let Some(offset) = row.iter().position(|&c| c != 0) {
+                moves.push(Move::sow(mover, offset as u8));
+            }
+        } else {
+            // Written without a branch per pit: whether a pit is empty is unpredictable.
+            for (offset, &count) in row.iter().enumerate() {
+                moves.push_if(Move::sow(mover, offset as u8), count != 0);
             }
         }
         if moves.is_empty() {
-            moves.push(Move::Pass);
+            moves.push(Move::PASS);
             return moves;
         }
-        if rules.feeding && self.row_total(self.side_to_move.opponent()) == 0 {
-            moves = self.feeding_moves(&moves);
+        if self.must_feed_for::<S>() {
+            moves = self.feeding_moves::<S>(&moves);
         }
         moves
     }
 
+    /// Whether the position by itself ends the game (no legal move): the same as
+    /// `legal_moves().is_empty()` without generating the moves in the usual case.
+    pub fn is_game_over(&self) -> bool {
+        crate::with_spec!(self.variant, S => self.is_game_over_for::<S>())
+    }
+
+    /// [`Position::is_game_over`] for a position of the game `S`.
+    #[inline(always)]
+    pub fn is_game_over_for<S: Spec>(&self) -> bool {
+        self.own_end_by_count::<S>()
+            || (self.must_feed_for::<S>() && self.legal_moves_for::<S>().is_empty())
+    }
+
+    /// Whether the side to move must feed an empty opposing row (Al-manqala), which limits its
+    /// moves to those that do.
+    #[inline(always)]
+    pub fn must_feed_for<S: Spec>(&self) -> bool {
+        S::RULES.feeding && self.row_total_for::<S>(self.side_to_move.opponent()) == 0
+    }
+
     /// Al-manqala: of `candidates`, the moves that leave the starved opponent something, judged
     /// after captures.
-    fn feeding_moves(&self, candidates: &MoveList) -> MoveList {
+    fn feeding_moves<S: Spec>(&self, candidates: &MoveList) -> MoveList {
         let starved = self.side_to_move.opponent();
         let mut feeding = MoveList::new();
         for &mv in candidates {
             let mut after = *self;
-            after.play_unchecked(mv);
-            if after.row_total(starved) != 0 {
+            after.play_for::<S>(mv);
+            if after.row_total_for::<S>(starved) != 0 {
                 feeding.push(mv);
             }
         }
@@ -209,18 +260,24 @@ impl Position {
     }
 
     /// The count-based ends: an empty board, or Anywoli's last four.
-    #[inline]
-    fn own_end_by_count(&self) -> bool {
-        let on_board = self.on_board();
-        on_board == 0 || (self.rules().own_end == OwnEnd::LastFour && on_board == 4)
+    #[inline(always)]
+    fn own_end_by_count<S: Spec>(&self) -> bool {
+        let on_board = self.on_board_for::<S>();
+        on_board == 0 || (S::RULES.own_end == OwnEnd::LastFour && on_board == 4)
     }
 
     /// Whether the position by itself ends the game, and how (history rules aside).
     pub fn own_ending(&self) -> Option<Ending> {
-        match self.on_board() {
+        crate::with_spec!(self.variant, S => self.own_ending_for::<S>())
+    }
+
+    /// [`Position::own_ending`] for a position of the game `S`.
+    #[inline]
+    pub fn own_ending_for<S: Spec>(&self) -> Option<Ending> {
+        match self.on_board_for::<S>() {
             0 => Some(Ending::BoardEmpty),
-            4 if self.rules().own_end == OwnEnd::LastFour => Some(Ending::LastFour),
-            _ if self.legal_moves().is_empty() => Some(Ending::Starvation),
+            4 if S::RULES.own_end == OwnEnd::LastFour => Some(Ending::LastFour),
+            _ if self.legal_moves_for::<S>().is_empty() => Some(Ending::Starvation),
             _ => None,
         }
     }

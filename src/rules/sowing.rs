@@ -1,8 +1,9 @@
 //! Making a move: sowing, relay laps, captures, and the endless-move rule.
 
 use super::moves::Move;
-use super::position::Position;
+use super::position::{MAX_PITS, Position};
 use super::side::Side;
+use super::spec::Spec;
 use super::variant::{CaptureCounts, Direction, Laps};
 
 /// What a move did, beyond the new position.
@@ -33,21 +34,29 @@ impl Position {
     /// legal leaves a meaningless (but memory-safe) position.
     #[inline]
     pub fn play_unchecked(&mut self, mv: Move) -> MoveEffect {
+        crate::with_spec!(self.variant, S => self.play_for::<S>(mv))
+    }
+
+    /// [`Position::play_unchecked`] for a position of the game `S` (compiled with its rules as
+    /// constants; `S` must be this position's game).
+    #[inline(always)]
+    pub fn play_for<S: Spec>(&mut self, mv: Move) -> MoveEffect {
+        debug_assert_eq!(self.variant, S::VARIANT);
         let before = self.captured[0] + self.captured[1];
         let mut effect = MoveEffect::default();
-        if let Some(origin) = mv.pit(self.rules().pits_per_row) {
-            match self.rules().laps {
+        if let Some(origin) = mv.pit(S::RULES.pits_per_row) {
+            match S::RULES.laps {
                 Laps::Single { captures } => {
-                    let landing = self.sow_lap(origin);
-                    self.capture_chain(landing, origin, captures, false);
+                    let landing = self.sow_lap::<S>(origin);
+                    self.capture_chain::<S>(landing, origin, captures, false);
                 }
                 Laps::RelayWithOpposite { captures } => {
                     let end = self.relay(origin, &mut effect, |pos, lap_origin| {
-                        let landing = pos.sow_lap(lap_origin);
+                        let landing = pos.sow_lap::<S>(lap_origin);
                         match pos.pits[landing] {
                             1 => LapEnd::Done,
                             c if captures.contains(c) => {
-                                pos.capture_chain(landing, lap_origin, captures, true);
+                                pos.capture_chain::<S>(landing, lap_origin, captures, true);
                                 LapEnd::Done
                             }
                             _ => LapEnd::Relay(landing),
@@ -56,7 +65,7 @@ impl Position {
                     effect.extra_turn = end == LapEnd::ExtraTurn;
                 }
                 Laps::RelayFours => {
-                    let end = self.relay(origin, &mut effect, Position::sow_lap_with_fours);
+                    let end = self.relay(origin, &mut effect, Position::sow_lap_with_fours::<S>);
                     effect.extra_turn = end == LapEnd::ExtraTurn;
                 }
             }
@@ -73,18 +82,28 @@ impl Position {
     ///
     /// Exact for one-lap games (a capture needs the landing pit to qualify); for relay games it
     /// looks at the first lap only and answers `Some` whenever it cannot rule a capture out.
+    /// `None` for an empty pit (no move), which lets callers skip testing for one.
     #[inline]
     pub fn capture_hint(&self, pit: usize) -> Option<u8> {
-        let len = self.rules().pit_count();
+        crate::with_spec!(self.variant, S => self.capture_hint_for::<S>(pit))
+    }
+
+    /// [`Position::capture_hint`] for a position of the game `S`.
+    #[inline(always)]
+    pub fn capture_hint_for<S: Spec>(&self, pit: usize) -> Option<u8> {
+        let len = S::RULES.pit_count();
         let hand = self.pits[pit] as usize;
-        match self.rules().laps {
+        match S::RULES.laps {
             Laps::Single { captures } => {
-                let landing_count = self.landing_count(pit);
+                let landing_count = self.landing_count_for::<S>(pit);
                 captures.contains(landing_count).then_some(landing_count)
             }
             Laps::RelayWithOpposite { .. } => Some(0),
             Laps::RelayFours => {
-                if hand >= len || self.rules().direction != Direction::CounterClockwise {
+                if hand == 0 {
+                    return None;
+                }
+                if hand >= len || S::RULES.direction != Direction::CounterClockwise {
                     return Some(0);
                 }
                 // The first lap passes over two contiguous runs of pits at most.
@@ -112,31 +131,40 @@ impl Position {
     /// which is what decides a capture. Not meaningful for relay games.
     #[inline]
     pub fn landing_count(&self, pit: usize) -> u8 {
-        let len = self.rules().pit_count();
-        let hand = self.pits[pit] as usize;
-        // Divisions are slow; most hands are shorter than a lap.
-        let (rounds, rest) = if hand < len {
-            (0, hand)
-        } else {
-            ((hand / len) as u8, hand % len)
-        };
-        if rest == 0 {
-            return rounds;
+        crate::with_spec!(self.variant, S => self.landing_count_for::<S>(pit))
+    }
+
+    /// [`Position::landing_count`] for a position of the game `S`.
+    #[inline(always)]
+    pub fn landing_count_for<S: Spec>(&self, pit: usize) -> u8 {
+        let len = S::RULES.pit_count();
+        let hand = self.pits[pit] as u32;
+        // Without branches (whether a pit is empty or a hand goes round is unpredictable); the
+        // lap length is a constant here, so the division is a (32-bit) multiplication.
+        let (rounds, rest) = (hand / len as u32, (hand % len as u32) as usize);
+        let landing = Self::forward::<S>(pit, rest);
+        // A hand of whole laps lands in its own (emptied) pit; masked rather than branched on.
+        let before = self.pits[landing] & ((landing != pit) as u8).wrapping_neg();
+        before + rounds as u8 + (rest != 0) as u8
+    }
+
+    /// The index `steps` (less than a lap) further in the sowing direction.
+    #[inline(always)]
+    fn forward<S: Spec>(pit: usize, steps: usize) -> usize {
+        let len = S::RULES.pit_count();
+        match S::RULES.direction {
+            Direction::CounterClockwise if pit + steps >= len => pit + steps - len,
+            Direction::CounterClockwise => pit + steps,
+            Direction::Clockwise if steps > pit => pit + len - steps,
+            Direction::Clockwise => pit - steps,
         }
-        let landing = match self.rules().direction {
-            Direction::CounterClockwise if pit + rest >= len => pit + rest - len,
-            Direction::CounterClockwise => pit + rest,
-            Direction::Clockwise if rest > pit => pit + len - rest,
-            Direction::Clockwise => pit - rest,
-        };
-        self.pits[landing] + rounds + 1
     }
 
     /// The next index in the sowing direction.
-    #[inline]
-    fn step(&self, pit: usize) -> usize {
-        let len = self.rules().pit_count();
-        match self.rules().direction {
+    #[inline(always)]
+    fn step<S: Spec>(pit: usize) -> usize {
+        let len = S::RULES.pit_count();
+        match S::RULES.direction {
             Direction::CounterClockwise => {
                 if pit + 1 == len {
                     0
@@ -155,10 +183,10 @@ impl Position {
     }
 
     /// The previous index in the sowing direction: where capture chains go.
-    #[inline]
-    fn step_back(&self, pit: usize) -> usize {
-        let len = self.rules().pit_count();
-        match self.rules().direction {
+    #[inline(always)]
+    fn step_back<S: Spec>(pit: usize) -> usize {
+        let len = S::RULES.pit_count();
+        match S::RULES.direction {
             Direction::CounterClockwise => {
                 if pit == 0 {
                     len - 1
@@ -177,37 +205,41 @@ impl Position {
     }
 
     /// Lifts `origin` and sows one lap (the origin is not skipped); returns the landing pit.
-    #[inline]
-    fn sow_lap(&mut self, origin: usize) -> usize {
-        let len = self.rules().pit_count();
-        let hand = self.pits[origin] as usize;
+    #[inline(always)]
+    fn sow_lap<S: Spec>(&mut self, origin: usize) -> usize {
+        let len = S::RULES.pit_count();
+        let hand = self.pits[origin] as u32;
         self.pits[origin] = 0;
-        let (rounds, rest) = (hand / len, hand % len);
-        if rounds > 0 {
-            for count in &mut self.pits[..len] {
-                *count += rounds as u8;
-            }
+        let (rounds, rest) = (hand / len as u32, (hand % len as u32) as usize);
+        // All pits at once, without a branch per counter: each gets the whole laps, and the
+        // `rest` pits after the origin one more.
+        // In bytes (every index is below 2 × 24), so that the loop is a few vector operations.
+        let (lap, from, extra, whole) = (len as u8, origin as u8, rest as u8, rounds as u8);
+        let pits: &mut [u8; MAX_PITS] = &mut self.pits;
+        for (pit, count) in (0u8..).zip(pits[..len].iter_mut()) {
+            // Steps from the origin to `pit`, minus one (the origin itself: a lap minus one).
+            let behind = match S::RULES.direction {
+                Direction::CounterClockwise => pit + lap - from - 1,
+                Direction::Clockwise => from + lap - pit - 1,
+            };
+            let behind = if behind >= lap { behind - lap } else { behind };
+            *count += whole + (behind < extra) as u8;
         }
-        let mut pit = origin;
-        for _ in 0..rest {
-            pit = self.step(pit);
-            self.pits[pit] += 1;
-        }
-        pit
+        Self::forward::<S>(origin, rest)
     }
 
     /// Judges the landing pit and then the pits behind it on the live board, taking each that
     /// holds one of `captures` (and, with `opposite`, the pit across from it, whatever it holds).
     /// The chain never reaches the lap's origin nor comes round to the landing pit again.
-    #[inline]
-    fn capture_chain(
+    #[inline(always)]
+    fn capture_chain<S: Spec>(
         &mut self,
         landing: usize,
         origin: usize,
         captures: CaptureCounts,
         opposite: bool,
     ) {
-        let last = self.rules().pit_count() - 1;
+        let last = S::RULES.pit_count() - 1;
         let mut taken = 0u8;
         let mut pit = landing;
         while captures.contains(self.pits[pit]) {
@@ -217,7 +249,7 @@ impl Position {
                 taken += self.pits[last - pit];
                 self.pits[last - pit] = 0;
             }
-            pit = self.step_back(pit);
+            pit = Self::step_back::<S>(pit);
             if pit == origin || pit == landing {
                 break;
             }
@@ -227,13 +259,14 @@ impl Position {
 
     /// One Anywoli lap: a seed that makes four before the last goes to the pit's owner; the last
     /// seed ends the move on an empty pit, captures on four (with an extra move), or relays.
-    fn sow_lap_with_fours(&mut self, origin: usize) -> LapEnd {
-        let n = self.rules().pits_per_row;
+    #[inline(always)]
+    fn sow_lap_with_fours<S: Spec>(&mut self, origin: usize) -> LapEnd {
+        let n = S::RULES.pits_per_row;
         let mut hand = self.pits[origin];
         self.pits[origin] = 0;
         let mut pit = origin;
         while hand > 1 {
-            pit = self.step(pit);
+            pit = Self::step::<S>(pit);
             self.pits[pit] += 1;
             hand -= 1;
             if self.pits[pit] == 4 {
@@ -243,7 +276,7 @@ impl Position {
                 self.last_four = Some(owner);
             }
         }
-        pit = self.step(pit);
+        pit = Self::step::<S>(pit);
         self.pits[pit] += 1;
         match self.pits[pit] {
             1 => LapEnd::Done,

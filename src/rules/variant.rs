@@ -121,7 +121,7 @@ impl Rules {
     }
 }
 
-const MANGALA_II: Rules = Rules {
+pub(super) const MANGALA_II: Rules = Rules {
     name: "mangala-ii",
     title: "Mangala II (Ottoman)",
     pits_per_row: 6,
@@ -137,7 +137,7 @@ const MANGALA_II: Rules = Rules {
     leftover: Leftover::SplitEvenly,
 };
 
-const MANGALA_IV: Rules = Rules {
+pub(super) const MANGALA_IV: Rules = Rules {
     name: "mangala-iv",
     title: "Mangala IV (Gaziantep)",
     pits_per_row: 7,
@@ -153,7 +153,7 @@ const MANGALA_IV: Rules = Rules {
     leftover: Leftover::RowOwner,
 };
 
-const AL_MANQALA: Rules = Rules {
+pub(super) const AL_MANQALA: Rules = Rules {
     name: "al-manqala",
     title: "Al-manqala (Galilee)",
     pits_per_row: 7,
@@ -169,7 +169,7 @@ const AL_MANQALA: Rules = Rules {
     leftover: Leftover::SplitEvenly,
 };
 
-const ANYWOLI: Rules = Rules {
+pub(super) const ANYWOLI: Rules = Rules {
     name: "anywoli",
     title: "Anywoli (Anuak)",
     pits_per_row: 12,

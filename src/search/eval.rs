@@ -3,8 +3,9 @@
 //! The captured margin is exact; the positional terms estimate what the board will still yield.
 //! Every term is "mine minus the opponent's" from the side to move's point of view.
 
+use super::row_word::RowWord;
 use super::score::{MAX_EVAL, Value};
-use crate::rules::{CaptureCounts, Laps, Position, Side, Variant};
+use crate::rules::{CaptureCounts, Laps, Position, Side, Spec, Variant};
 
 /// The weights of one game's terms (centi-counters per unit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,34 +179,37 @@ pub fn evaluate_parts(pos: &Position) -> EvalParts {
 /// The static evaluation of `pos` for its side to move: the same as
 /// `evaluate_parts(pos).total()` (a property test holds them equal), computed in one pass without
 /// the parts, since it runs at every leaf of the search.
-#[inline]
 pub fn evaluate(pos: &Position) -> Value {
-    match pos.rules().laps {
-        Laps::Single { captures } => one_lap_total(pos, captures),
-        _ => relay_total(pos),
+    crate::with_spec!(pos.variant(), S => evaluate_for::<S>(pos))
+}
+
+/// [`evaluate`] for a position of the game `S`.
+#[inline(always)]
+pub fn evaluate_for<S: Spec>(pos: &Position) -> Value {
+    match S::RULES.laps {
+        Laps::Single { captures } => one_lap_total::<S>(pos, captures),
+        _ => relay_total::<S>(pos),
     }
 }
 
-/// [`evaluate`] for the relay games (no threat term), in one pass over both rows.
-#[inline]
-fn relay_total(pos: &Position) -> Value {
-    let w = weights(pos.variant());
-    let n = pos.rules().pits_per_row;
-    let lap = (2 * n) as u8;
-    let pits = pos.pits();
+/// [`evaluate`] for the relay games (no threat term), from the rows packed in words.
+#[inline(always)]
+fn relay_total<S: Spec>(pos: &Position) -> Value {
+    let w = weights(S::VARIANT);
+    let lap = S::RULES.pit_count() as u8;
     let me = pos.side_to_move();
-    let (mine, theirs) = if me == Side::South {
-        (&pits[..n], &pits[n..2 * n])
+    let (mine, theirs) = (
+        RowWord::of::<S>(pos, me),
+        RowWord::of::<S>(pos, me.opponent()),
+    );
+    let row = mine.total() - theirs.total();
+    let filled = mine.non_empty() - theirs.non_empty();
+    let big = mine.at_least(lap) - theirs.at_least(lap);
+    let threes = if w.threes != 0 {
+        mine.exactly(3) - theirs.exactly(3)
     } else {
-        (&pits[n..2 * n], &pits[..n])
+        0
     };
-    let (mut row, mut filled, mut big, mut threes) = (0i32, 0i32, 0i32, 0i32);
-    for (&a, &b) in mine.iter().zip(theirs) {
-        row += a as i32 - b as i32;
-        filled += (a > 0) as i32 - (b > 0) as i32;
-        big += (a >= lap) as i32 - (b >= lap) as i32;
-        threes += (a == 3) as i32 - (b == 3) as i32;
-    }
     let material = pos.captured(me) as i32 - pos.captured(me.opponent()) as i32;
     (w.material * material
         + w.row * row
@@ -216,38 +220,27 @@ fn relay_total(pos: &Position) -> Value {
     .clamp(-MAX_EVAL, MAX_EVAL)
 }
 
-/// [`evaluate`] for Mangala II and Al-manqala, in one pass over both rows.
-#[inline]
-fn one_lap_total(pos: &Position, captures: CaptureCounts) -> Value {
+/// [`evaluate`] for Mangala II and Al-manqala, from the rows packed in words.
+#[inline(always)]
+fn one_lap_total<S: Spec>(pos: &Position, captures: CaptureCounts) -> Value {
     const W: Weights = ONE_LAP;
-    let rules = pos.rules();
-    let n = rules.pits_per_row;
-    let len = 2 * n;
-    let lap = len as u8;
-    let pits = pos.pits();
+    let n = S::RULES.pits_per_row;
+    let lap = S::RULES.pit_count() as u8;
     let me = pos.side_to_move();
-    let (mine, theirs) = if me == Side::South {
-        (&pits[..n], &pits[n..len])
-    } else {
-        (&pits[n..len], &pits[..n])
-    };
-    let (mut row, mut filled, mut big) = (0i32, 0i32, 0i32);
-    for (&a, &b) in mine.iter().zip(theirs) {
-        row += a as i32 - b as i32;
-        filled += (a > 0) as i32 - (b > 0) as i32;
-        big += (a >= lap) as i32 - (b >= lap) as i32;
-    }
-    // The opponent's best capture next turn (as `threat`, by the landing pit).
-    let first = if me == Side::South { n } else { 0 };
+    let (mine, theirs) = (
+        RowWord::of::<S>(pos, me),
+        RowWord::of::<S>(pos, me.opponent()),
+    );
+    let row = mine.total() - theirs.total();
+    let filled = mine.non_empty() - theirs.non_empty();
+    let big = mine.at_least(lap) - theirs.at_least(lap);
+    // The opponent's best capture next turn (as `threat`, by the landing pit). Without
+    // branches: an empty pit's landing count is 0, which captures nothing.
+    let first = me.opponent().index() * n;
     let mut threat = 0u8;
-    for (offset, &hand) in theirs.iter().enumerate() {
-        if hand == 0 {
-            continue;
-        }
-        let landing_count = pos.landing_count(first + offset);
-        if captures.contains(landing_count) {
-            threat = threat.max(landing_count);
-        }
+    for pit in first..first + n {
+        let landing_count = pos.landing_count_for::<S>(pit);
+        threat = threat.max(landing_count * captures.contains(landing_count) as u8);
     }
     let material = pos.captured(me) as i32 - pos.captured(me.opponent()) as i32;
     (W.material * material + W.row * row + W.mobility * filled - W.threat_pct * threat as i32

@@ -5,6 +5,7 @@
 
 pub mod eval;
 mod limits;
+mod row_word;
 pub mod score;
 mod strategy;
 pub mod tt;
@@ -24,7 +25,7 @@ use score::{INFINITY, MAX_PLY, Value};
 use worker::{RootResult, Worker, is_proven};
 use zobrist::position_key;
 
-use crate::rules::{Game, LastFourRule, Move, Position, Variant};
+use crate::rules::{Game, LastFourRule, Move, Position, Spec, Variant};
 
 /// The search was stopped before it finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,9 +166,9 @@ impl BusyMoves {
 
     #[inline]
     fn tag(key: u64, mv: Move) -> u64 {
-        let code = match mv {
-            Move::Sow { side, offset } => 1 + side.index() as u64 * 32 + offset as u64,
-            Move::Pass => 99,
+        let code = match mv.sown() {
+            Some((side, offset)) => 1 + side.index() as u64 * 32 + offset as u64,
+            None => 99,
         };
         (key ^ code.wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1
     }
@@ -277,7 +278,10 @@ pub fn search(
                     busy: (options.threads > 1).then(BusyMoves::new),
                     main_depth: AtomicU32::new(0),
                 };
-                search_threads(&shared, game, limits, options, report)
+                crate::with_spec!(
+                    shared.root.variant(),
+                    S => search_threads::<S>(&shared, game, limits, options, report)
+                )
             }
             other => SearchOutcome {
                 best: Some(other.choose(game.position(), options.random)),
@@ -295,7 +299,7 @@ pub fn search(
     outcome
 }
 
-fn search_threads(
+fn search_threads<S: Spec>(
     shared: &Shared,
     game: &Game,
     limits: &Limits,
@@ -312,7 +316,7 @@ fn search_threads(
                     .name(format!("search-{id}"))
                     .stack_size(32 << 20)
                     .spawn_scoped(scope, move || {
-                        let mut worker = Worker::new(shared, id, keys);
+                        let mut worker = Worker::<S>::new(shared, id, keys);
                         helper_loop(&mut worker, shared);
                         worker.flush_nodes();
                     })
@@ -320,7 +324,7 @@ fn search_threads(
                     .ok()
             })
             .collect();
-        let mut main = Worker::new(shared, 0, &keys);
+        let mut main = Worker::<S>::new(shared, 0, &keys);
         let outcome = iterative_deepening(&mut main, shared, limits, options, report);
         shared.done.store(true, Ordering::Relaxed);
         for helper in helpers {
@@ -345,7 +349,7 @@ fn max_depth(limits: &Limits) -> u32 {
 /// moves one thread is searching are put off by the other so that the two share the work; further
 /// helpers alternate between that depth and one ply ahead), filling the shared
 /// table for the main thread, and offers each completed iteration as an answer.
-fn helper_loop(worker: &mut Worker, shared: &Shared) {
+fn helper_loop<S: Spec>(worker: &mut Worker<S>, shared: &Shared) {
     let mut depth = 1 + (worker.id / 2 % 2) as u32;
     let mut previous = None;
     while depth <= shared.target_depth {
@@ -372,8 +376,8 @@ fn helper_loop(worker: &mut Worker, shared: &Shared) {
     }
 }
 
-fn iterative_deepening(
-    main: &mut Worker,
+fn iterative_deepening<S: Spec>(
+    main: &mut Worker<S>,
     shared: &Shared,
     limits: &Limits,
     options: &SearchOptions,
@@ -463,9 +467,9 @@ fn iterative_deepening(
 }
 
 /// The report of one completed iteration (line `multipv` of it).
-fn iteration_info(
+fn iteration_info<S: Spec>(
     shared: &Shared,
-    main: &Worker,
+    main: &Worker<S>,
     depth: u32,
     multipv: usize,
     result: &RootResult,
@@ -486,8 +490,8 @@ fn iteration_info(
 }
 
 /// Searches the root at `depth` in an aspiration window around `previous`, widening on failure.
-fn search_window(
-    worker: &mut Worker,
+fn search_window<S: Spec>(
+    worker: &mut Worker<S>,
     depth: u32,
     previous: Option<Value>,
 ) -> Result<RootResult, Aborted> {

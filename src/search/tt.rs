@@ -57,7 +57,7 @@ pub struct OutOfMemory {
 fn encode_move(mv: Option<Move>, n: usize) -> u64 {
     match mv {
         None => 0,
-        Some(Move::Pass) => 31,
+        Some(Move::PASS) => 31,
         Some(mv) => mv.pit(n).map_or(0, |p| p as u64 + 1),
     }
 }
@@ -65,7 +65,7 @@ fn encode_move(mv: Option<Move>, n: usize) -> u64 {
 fn decode_move(code: u64, n: usize) -> Option<Move> {
     match code {
         0 => None,
-        31 => Some(Move::Pass),
+        31 => Some(Move::PASS),
         c => Some(Move::from_pit(c as usize - 1, n)),
     }
 }
@@ -258,8 +258,8 @@ mod tests {
         // A later store without a move keeps the known one.
         table.store(0xDEAD_BEEF, 6, 55, 9, Bound::Exact, None);
         assert_eq!(table.probe(0xDEAD_BEEF, 6).unwrap().best, Some(mv));
-        table.store(0x1234, 6, 1, 1, Bound::Upper, Some(Move::Pass));
-        assert_eq!(table.probe(0x1234, 6).unwrap().best, Some(Move::Pass));
+        table.store(0x1234, 6, 1, 1, Bound::Upper, Some(Move::PASS));
+        assert_eq!(table.probe(0x1234, 6).unwrap().best, Some(Move::PASS));
         table.clear();
         assert_eq!(table.probe(0xDEAD_BEEF, 6), None);
     }

@@ -2,16 +2,18 @@
 
 use std::sync::atomic::Ordering;
 
-use super::eval::evaluate;
+use std::marker::PhantomData;
+
+use super::eval::evaluate_for;
 use super::score::{
     INFINITY, MAX_PLY, Value, from_table, is_proven_loss, is_proven_win, proven, to_table,
 };
 use super::tt::Bound;
-use super::zobrist::{position_key, table_key};
+use super::zobrist::{position_key_for, table_key};
 use super::{Aborted, Shared};
 use crate::rules::{
-    Ending, LastFourRule, MAX_PITS, Move, MoveEffect, MoveList, NO_PROGRESS_LIMIT, Position,
-    REPETITION_LIMIT,
+    Ending, LastFourRule, MAX_PITS, Move, MoveChoice, MoveEffect, MoveList, NO_PROGRESS_LIMIT,
+    Position, REPETITION_LIMIT, Spec,
 };
 
 /// Captures searched beyond the nominal depth.
@@ -34,10 +36,11 @@ struct Child {
 }
 
 impl Child {
-    fn make(parent: &Position, mv: Move) -> Child {
+    #[inline(always)]
+    fn make<S: Spec>(parent: &Position, mv: Move) -> Child {
         let mover = parent.side_to_move();
         let mut pos = *parent;
-        let effect = pos.play_unchecked(mv);
+        let effect = pos.play_for::<S>(mv);
         let gain = (pos.captured(mover) as i32 - parent.captured(mover) as i32)
             - (pos.captured(mover.opponent()) as i32 - parent.captured(mover.opponent()) as i32);
         Child {
@@ -66,11 +69,11 @@ pub struct RootResult {
     pub pv: Vec<Move>,
 }
 
-pub struct Worker<'a> {
+/// A search thread for the game `S` (compiled once per game, with its rules as constants).
+pub struct Worker<'a, S: Spec> {
     shared: &'a Shared,
     pub id: usize,
     rule: LastFourRule,
-    pits_per_row: usize,
     /// Keys of the positions before the current node: the game's (since its last capture) and
     /// then the search path's. Used for repetition.
     keys: Vec<u64>,
@@ -90,10 +93,13 @@ pub struct Worker<'a> {
     /// Helpers shuffle the order of quiet moves a little, so that threads explore different
     /// parts of the tree first (the main thread keeps 0: its search stays deterministic).
     jitter: u64,
+    game: PhantomData<S>,
 }
 
-impl<'a> Worker<'a> {
-    pub fn new(shared: &'a Shared, id: usize, history_keys: &[u64]) -> Worker<'a> {
+impl<'a, S: Spec> Worker<'a, S> {
+    const PITS_PER_ROW: usize = S::RULES.pits_per_row;
+
+    pub fn new(shared: &'a Shared, id: usize, history_keys: &[u64]) -> Worker<'a, S> {
         let mut key_filter = Box::new([0u8; KEY_FILTER]);
         for &key in history_keys {
             key_filter[key as usize % KEY_FILTER] += 1;
@@ -102,7 +108,6 @@ impl<'a> Worker<'a> {
             shared,
             id,
             rule: shared.rule,
-            pits_per_row: shared.root.rules().pits_per_row,
             keys: history_keys.to_vec(),
             base_keys: history_keys.len(),
             key_filter,
@@ -115,6 +120,7 @@ impl<'a> Worker<'a> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             excluded: Vec::new(),
             jitter: id as u64 * 0x9E37_79B9_7F4A_7C15,
+            game: PhantomData,
         }
     }
 
@@ -130,7 +136,7 @@ impl<'a> Worker<'a> {
             self.pop_key();
         }
         let root = self.shared.root;
-        let key = position_key(&root);
+        let key = position_key_for::<S>(&root);
         let value = self.node(
             &root,
             key,
@@ -203,7 +209,7 @@ impl<'a> Worker<'a> {
         no_moves: bool,
     ) -> Option<Ending> {
         if no_moves {
-            return pos.own_ending();
+            return pos.own_ending_for::<S>();
         }
         if endless {
             return Some(Ending::EndlessMove);
@@ -232,15 +238,18 @@ impl<'a> Worker<'a> {
     ) -> Ordered {
         let mover = pos.side_to_move().index();
         let mut ordered = Ordered {
-            moves: [(Move::Pass, 0); 12],
+            moves: [(Move::PASS, 0); 12],
             len: 0,
         };
         for &mv in legal {
             if Some(mv) == tt_move || (ply == 0 && self.excluded.contains(&mv)) {
                 continue;
             }
-            let pit = mv.pit(self.pits_per_row);
-            let key = if let Some(hint) = pit.and_then(|p| pos.capture_hint(p)).filter(|&h| h > 0) {
+            let pit = mv.pit(Self::PITS_PER_ROW);
+            let key = if let Some(hint) = pit
+                .and_then(|p| pos.capture_hint_for::<S>(p))
+                .filter(|&h| h > 0)
+            {
                 (1 << 20) + hint as i32
             } else if self.killers[ply][0] == Some(mv) {
                 1 << 19
@@ -281,7 +290,7 @@ impl<'a> Worker<'a> {
         ply: usize,
         quiet: u16,
     ) -> Result<Value, Aborted> {
-        let key = position_key(&child.pos);
+        let key = position_key_for::<S>(&child.pos);
         let quiet = if child.effect.captured > 0 {
             0
         } else {
@@ -329,21 +338,21 @@ impl<'a> Worker<'a> {
     ) -> Result<Value, Aborted> {
         self.visit(ply)?;
         self.pv[ply].clear();
-        let legal = pos.legal_moves();
         if ply > 0
-            && let Some(ending) = self.ending_at(pos, key, quiet, endless, legal.is_empty())
+            && let Some(ending) =
+                self.ending_at(pos, key, quiet, endless, pos.is_game_over_for::<S>())
         {
             return Ok(self.final_value(pos, ending, ply));
         }
         if ply >= MAX_PLY - 1 {
-            return Ok(evaluate(pos));
+            return Ok(evaluate_for::<S>(pos));
         }
         if depth <= 0 {
-            return self.quiescence(pos, &legal, alpha, beta, ply, QUIESCENCE_PLIES);
+            return self.quiescence(pos, alpha, beta, ply, QUIESCENCE_PLIES);
         }
         let pv_node = beta - alpha > 1;
         let tkey = table_key(key, quiet);
-        let entry = self.shared.table.probe(tkey, self.pits_per_row);
+        let entry = self.shared.table.probe(tkey, Self::PITS_PER_ROW);
         if let Some(entry) = entry
             && ply > 0
             && !pv_node
@@ -360,6 +369,7 @@ impl<'a> Worker<'a> {
             }
         }
         // The table's move first; the others are ordered only if it does not cut.
+        let legal = pos.legal_moves_for::<S>();
         let tt_move = entry
             .and_then(|e| e.best)
             .filter(|&mv| legal.contains(mv) && !(ply == 0 && self.excluded.contains(&mv)));
@@ -376,7 +386,7 @@ impl<'a> Worker<'a> {
             .busy
             .as_ref()
             .filter(|_| depth >= DEFER_MIN_DEPTH);
-        let mut deferred = [Move::Pass; 12];
+        let mut deferred = [Move::PASS; 12];
         let (mut deferred_len, mut deferred_next) = (0, 0);
         let mut next = 0;
         let mut i = 0;
@@ -410,7 +420,7 @@ impl<'a> Worker<'a> {
                 }
                 None => break,
             };
-            let child = &Child::make(pos, mv);
+            let child = &Child::make::<S>(pos, mv);
             let tactical = child.is_tactical();
             if let Some(busy) = busy {
                 busy.enter(key, mv);
@@ -468,7 +478,7 @@ impl<'a> Worker<'a> {
                                 killers[1] = killers[0];
                                 killers[0] = Some(child.mv);
                             }
-                            let pit = child.mv.pit(self.pits_per_row).unwrap_or(MAX_PITS);
+                            let pit = child.mv.pit(Self::PITS_PER_ROW).unwrap_or(MAX_PITS);
                             self.history[mover][pit] += depth * depth;
                         }
                         break;
@@ -491,7 +501,7 @@ impl<'a> Worker<'a> {
         if self.excluded.is_empty() || ply > 0 {
             self.shared.table.store(
                 tkey,
-                self.pits_per_row,
+                Self::PITS_PER_ROW,
                 to_table(best_value, ply),
                 depth.clamp(0, 255) as u8,
                 bound,
@@ -506,22 +516,33 @@ impl<'a> Worker<'a> {
     fn quiescence(
         &mut self,
         pos: &Position,
-        legal: &MoveList,
         mut alpha: Value,
         beta: Value,
         ply: usize,
         plies_left: u32,
     ) -> Result<Value, Aborted> {
-        let stand_pat = evaluate(pos);
+        let stand_pat = evaluate_for::<S>(pos);
         if stand_pat >= beta || plies_left == 0 || ply >= MAX_PLY - 1 {
             return Ok(stand_pat);
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
-        let mut captures: [(Move, u8); 12] = [(Move::Pass, 0); 12];
+        let mut captures: [(Move, u8); 12] = [(Move::PASS, 0); 12];
         let mut count = 0;
-        for &mv in legal {
-            if let Some(hint) = mv.pit(self.pits_per_row).and_then(|p| pos.capture_hint(p)) {
+        // The row's non-empty pits are the moves, unless a rule narrows them down.
+        let narrowed = (pos.must_feed_for::<S>() || S::RULES.move_choice == MoveChoice::Leftmost)
+            .then(|| pos.legal_moves_for::<S>());
+        let mover = pos.side_to_move();
+        let first = mover.index() * Self::PITS_PER_ROW;
+        // Empty pits need no test of their own: they never hint at a capture (and testing them
+        // first costs more in mispredicted branches than it saves).
+        for offset in 0..Self::PITS_PER_ROW {
+            let pit = first + offset;
+            let mv = Move::sow(mover, offset as u8);
+            if narrowed.as_ref().is_some_and(|legal| !legal.contains(mv)) {
+                continue;
+            }
+            if let Some(hint) = pos.capture_hint_for::<S>(pit) {
                 let mut i = count;
                 count += 1;
                 while i > 0 && captures[i - 1].1 < hint {
@@ -532,39 +553,28 @@ impl<'a> Worker<'a> {
             }
         }
         for &(mv, _) in &captures[..count] {
-            let child = &Child::make(pos, mv);
+            let child = &Child::make::<S>(pos, mv);
             if child.gain <= 0 {
                 continue;
             }
             self.visit(ply + 1)?;
             let same_side = child.pos.side_to_move() == pos.side_to_move();
-            let child_legal = child.pos.legal_moves();
-            let value = if child.effect.endless || child_legal.is_empty() {
-                let ending = if child_legal.is_empty() {
-                    child.pos.own_ending().unwrap_or(Ending::BoardEmpty)
+            let over = child.pos.is_game_over_for::<S>();
+            let value = if child.effect.endless || over {
+                let ending = if over {
+                    child
+                        .pos
+                        .own_ending_for::<S>()
+                        .unwrap_or(Ending::BoardEmpty)
                 } else {
                     Ending::EndlessMove
                 };
                 let v = self.final_value(&child.pos, ending, ply + 1);
                 if same_side { v } else { -v }
             } else if same_side {
-                self.quiescence(
-                    &child.pos,
-                    &child_legal,
-                    alpha,
-                    beta,
-                    ply + 1,
-                    plies_left - 1,
-                )?
+                self.quiescence(&child.pos, alpha, beta, ply + 1, plies_left - 1)?
             } else {
-                -self.quiescence(
-                    &child.pos,
-                    &child_legal,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    plies_left - 1,
-                )?
+                -self.quiescence(&child.pos, -beta, -alpha, ply + 1, plies_left - 1)?
             };
             if value > best {
                 best = value;

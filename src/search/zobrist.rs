@@ -1,6 +1,6 @@
 //! Zobrist keys: a 64-bit hash of everything in a position that changes future play.
 
-use crate::rules::{MAX_PITS, Position, Side};
+use crate::rules::{MAX_PITS, Position, Side, Spec};
 
 /// Counts a pit or a store can hold (no game has more than 98 counters).
 const COUNTS: usize = 99;
@@ -77,10 +77,15 @@ fn holder_index(holder: Option<Side>) -> usize {
 }
 
 /// The key of `pos` (its position-string state).
-#[inline]
 pub fn position_key(pos: &Position) -> u64 {
+    crate::with_spec!(pos.variant(), S => position_key_for::<S>(pos))
+}
+
+/// [`position_key`] for a position of the game `S`.
+#[inline(always)]
+pub fn position_key_for<S: Spec>(pos: &Position) -> u64 {
     let mut key = 0;
-    for (i, &count) in pos.pits().iter().enumerate() {
+    for (i, &count) in pos.all_pits()[..S::RULES.pit_count()].iter().enumerate() {
         key ^= KEYS.pits[i][count as usize];
     }
     for side in Side::BOTH {
@@ -89,7 +94,7 @@ pub fn position_key(pos: &Position) -> u64 {
     if pos.side_to_move() == Side::North {
         key ^= KEYS.north_to_move;
     }
-    if pos.rules().stores {
+    if S::RULES.stores {
         key ^= KEYS.holders[0][holder_index(pos.last_four())];
         key ^= KEYS.holders[1][holder_index(pos.first_capture())];
     }
