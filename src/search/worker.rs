@@ -12,8 +12,8 @@ use super::tt::Bound;
 use super::zobrist::{position_key_for, table_key};
 use super::{Aborted, Shared};
 use crate::rules::{
-    Ending, LastFourRule, MAX_PITS, Move, MoveChoice, MoveEffect, MoveList, NO_PROGRESS_LIMIT,
-    Position, REPETITION_LIMIT, Spec,
+    Ending, LastFourRule, MAX_PITS, MAX_ROW, Move, MoveChoice, MoveEffect, MoveList,
+    NO_PROGRESS_LIMIT, Position, REPETITION_LIMIT, Spec,
 };
 
 /// Captures searched beyond the nominal depth.
@@ -56,10 +56,58 @@ impl Child {
     }
 }
 
-/// The moves of a node in search order, not yet made (most nodes are cut after one or two).
+/// The moves of a node waiting to be searched, each with its ordering key, picked best first
+/// (most nodes are cut after one or two moves: sorting them all would be wasted).
+///
+/// A key is packed with its move's place in the list, so that the largest packed key is unique
+/// and ties go to the earlier move; an empty or used slot holds 0. The best is then the maximum of
+/// a fixed-length array, which compiles without branches.
 struct Ordered {
-    moves: [(Move, i32); 12],
+    keys: [u32; MAX_ROW],
+    moves: [Move; MAX_ROW],
     len: usize,
+}
+
+impl Ordered {
+    /// Keys from this much below zero can be pushed.
+    const KEY_OFFSET: i32 = 1 << 19;
+
+    fn new() -> Ordered {
+        Ordered {
+            keys: [0; MAX_ROW],
+            moves: [Move::PASS; MAX_ROW],
+            len: 0,
+        }
+    }
+
+    /// Adds `mv` with `key` (from `-KEY_OFFSET` to below `2^27`).
+    #[inline(always)]
+    fn push(&mut self, mv: Move, key: i32) {
+        self.push_if(mv, key, true);
+    }
+
+    /// Adds `mv` with `key` if `keep`, without a branch (a move left out takes a used slot).
+    #[inline(always)]
+    fn push_if(&mut self, mv: Move, key: i32, keep: bool) {
+        debug_assert!((-Self::KEY_OFFSET..1 << 27).contains(&key));
+        let place = self.len;
+        let packed = (((key + Self::KEY_OFFSET) as u32 + 1) << 4) | (15 - place as u32);
+        self.keys[place] = packed & (keep as u32).wrapping_neg();
+        self.moves[place] = mv;
+        self.len += 1;
+    }
+
+    /// Takes the move with the largest key (the earliest of equals), if any is left.
+    #[inline(always)]
+    fn pop(&mut self) -> Option<Move> {
+        let best = self.keys.iter().copied().max().unwrap_or(0);
+        if best == 0 {
+            return None;
+        }
+        let place = 15 - (best & 15) as usize;
+        self.keys[place] = 0;
+        Some(self.moves[place])
+    }
 }
 
 /// The result of searching the root at one depth.
@@ -237,10 +285,7 @@ impl<'a, S: Spec> Worker<'a, S> {
         ply: usize,
     ) -> Ordered {
         let mover = pos.side_to_move().index();
-        let mut ordered = Ordered {
-            moves: [(Move::PASS, 0); 12],
-            len: 0,
-        };
+        let mut ordered = Ordered::new();
         for &mv in legal {
             if Some(mv) == tt_move || (ply == 0 && self.excluded.contains(&mv)) {
                 continue;
@@ -266,13 +311,7 @@ impl<'a, S: Spec> Worker<'a, S> {
                 };
                 self.history[mover][pit.unwrap_or(MAX_PITS)].clamp(-(1 << 18), 1 << 18) + noise
             };
-            let mut i = ordered.len;
-            ordered.len += 1;
-            while i > 0 && ordered.moves[i - 1].1 < key {
-                ordered.moves[i] = ordered.moves[i - 1];
-                i -= 1;
-            }
-            ordered.moves[i] = (mv, key);
+            ordered.push(mv, key);
         }
         ordered
     }
@@ -393,13 +432,9 @@ impl<'a, S: Spec> Worker<'a, S> {
         loop {
             let generated = match (next, tt_move) {
                 (0, Some(mv)) => Some(mv),
-                _ => {
-                    let rest =
-                        rest.get_or_insert_with(|| self.order_moves(pos, &legal, tt_move, ply));
-                    rest.moves[..rest.len]
-                        .get(next - tt_move.is_some() as usize)
-                        .map(|&(mv, _)| mv)
-                }
+                _ => rest
+                    .get_or_insert_with(|| self.order_moves(pos, &legal, tt_move, ply))
+                    .pop(),
             };
             let mv = match generated {
                 Some(mv) => {
@@ -527,8 +562,7 @@ impl<'a, S: Spec> Worker<'a, S> {
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
-        let mut captures: [(Move, u8); 12] = [(Move::PASS, 0); 12];
-        let mut count = 0;
+        let mut captures = Ordered::new();
         // The row's non-empty pits are the moves, unless a rule narrows them down.
         let narrowed = (pos.must_feed_for::<S>() || S::RULES.move_choice == MoveChoice::Leftmost)
             .then(|| pos.legal_moves_for::<S>());
@@ -542,17 +576,10 @@ impl<'a, S: Spec> Worker<'a, S> {
             if narrowed.as_ref().is_some_and(|legal| !legal.contains(mv)) {
                 continue;
             }
-            if let Some(hint) = pos.capture_hint_for::<S>(pit) {
-                let mut i = count;
-                count += 1;
-                while i > 0 && captures[i - 1].1 < hint {
-                    captures[i] = captures[i - 1];
-                    i -= 1;
-                }
-                captures[i] = (mv, hint);
-            }
+            let hint = pos.capture_hint_for::<S>(pit);
+            captures.push_if(mv, hint.unwrap_or(0) as i32, hint.is_some());
         }
-        for &(mv, _) in &captures[..count] {
+        while let Some(mv) = captures.pop() {
             let child = &Child::make::<S>(pos, mv);
             if child.gain <= 0 {
                 continue;
