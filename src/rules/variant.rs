@@ -32,12 +32,13 @@ pub enum MoveChoice {
 }
 
 /// Counts that a capture takes, as a bit set (bit `c` set means a pit holding `c` is taken).
+/// 128 bits: every count a pit can hold (at most 98) has its bit, so a test needs no range check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CaptureCounts(u32);
+pub struct CaptureCounts(u128);
 
 impl CaptureCounts {
     pub const fn of(counts: &[u8]) -> Self {
-        let mut bits = 0u32;
+        let mut bits = 0u128;
         let mut i = 0;
         while i < counts.len() {
             bits |= 1 << counts[i];
@@ -48,7 +49,7 @@ impl CaptureCounts {
 
     #[inline]
     pub const fn contains(self, count: u8) -> bool {
-        count < 32 && self.0 & (1 << count) != 0
+        (self.0 >> (count & 127)) & 1 != 0
     }
 }
 

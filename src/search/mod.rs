@@ -4,13 +4,13 @@
 //! It prints nothing: progress goes to a callback, and it stops when its [`SearchControl`] says so.
 
 pub mod eval;
+pub mod keys;
 mod limits;
 mod row_word;
 pub mod score;
 mod strategy;
 pub mod tt;
 mod worker;
-pub mod zobrist;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -21,9 +21,9 @@ pub use score::Score;
 pub use strategy::Strategy;
 pub use tt::TranspositionTable;
 
+use keys::position_key;
 use score::{INFINITY, MAX_PLY, Value};
 use worker::{RootResult, Worker, is_proven};
-use zobrist::position_key;
 
 use crate::rules::{Game, LastFourRule, Move, Position, Spec, Variant};
 

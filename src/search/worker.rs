@@ -5,11 +5,11 @@ use std::sync::atomic::Ordering;
 use std::marker::PhantomData;
 
 use super::eval::evaluate_for;
+use super::keys::{position_key_for, table_key};
 use super::score::{
     INFINITY, MAX_PLY, Value, from_table, is_proven_loss, is_proven_win, proven, to_table,
 };
 use super::tt::Bound;
-use super::zobrist::{position_key_for, table_key};
 use super::{Aborted, Shared};
 use crate::rules::{
     Ending, LastFourRule, MAX_PITS, MAX_ROW, Move, MoveChoice, MoveEffect, MoveList,
@@ -22,6 +22,9 @@ const QUIESCENCE_PLIES: u32 = 6;
 const KEY_FILTER: usize = 4096;
 /// Nodes this deep or deeper put off moves that another thread is searching.
 const DEFER_MIN_DEPTH: i32 = 3;
+/// Nodes this shallow neither probe nor fill the transposition table: a depth-1 node costs less
+/// to search again than the cache miss of a probe (bench: 4% more nodes, 8% less time).
+const TABLE_MIN_DEPTH: i32 = 2;
 /// How often (in nodes) the stop flag and the clock are looked at.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -335,7 +338,7 @@ impl<'a, S: Spec> Worker<'a, S> {
         } else {
             quiet + 1
         };
-        if depth > 0 {
+        if depth >= TABLE_MIN_DEPTH {
             self.shared.table.prefetch(table_key(key, quiet));
         }
         if child.pos.side_to_move() == parent.side_to_move() {
@@ -391,7 +394,11 @@ impl<'a, S: Spec> Worker<'a, S> {
         }
         let pv_node = beta - alpha > 1;
         let tkey = table_key(key, quiet);
-        let entry = self.shared.table.probe(tkey, Self::PITS_PER_ROW);
+        let entry = if depth >= TABLE_MIN_DEPTH {
+            self.shared.table.probe(tkey, Self::PITS_PER_ROW)
+        } else {
+            None
+        };
         if let Some(entry) = entry
             && ply > 0
             && !pv_node
@@ -533,7 +540,7 @@ impl<'a, S: Spec> Worker<'a, S> {
         } else {
             Bound::Upper
         };
-        if self.excluded.is_empty() || ply > 0 {
+        if (self.excluded.is_empty() || ply > 0) && depth >= TABLE_MIN_DEPTH {
             self.shared.table.store(
                 tkey,
                 Self::PITS_PER_ROW,
