@@ -3,6 +3,7 @@
 mod deal;
 mod fen;
 mod game;
+mod landing;
 mod legality;
 mod moves;
 mod perft;

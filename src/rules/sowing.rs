@@ -137,15 +137,10 @@ impl Position {
     /// [`Position::landing_count`] for a position of the game `S`.
     #[inline(always)]
     pub fn landing_count_for<S: Spec>(&self, pit: usize) -> u8 {
-        let len = S::RULES.pit_count();
-        let hand = self.pits[pit] as u32;
-        // Without branches (whether a pit is empty or a hand goes round is unpredictable); the
-        // lap length is a constant here, so the division is a (32-bit) multiplication.
-        let (rounds, rest) = (hand / len as u32, (hand % len as u32) as usize);
-        let landing = Self::forward::<S>(pit, rest);
-        // A hand of whole laps lands in its own (emptied) pit; masked rather than branched on.
-        let before = self.pits[landing] & ((landing != pit) as u8).wrapping_neg();
-        before + rounds as u8 + (rest != 0) as u8
+        // Looked up, without branches (whether a pit is empty or a hand goes round is
+        // unpredictable). A hand of whole laps lands in its own (emptied) pit: masked off.
+        let landing = S::LANDINGS.get(pit, self.pits[pit]);
+        (self.pits[landing.pit as usize] & landing.keep) + landing.added
     }
 
     /// The index `steps` (less than a lap) further in the sowing direction.

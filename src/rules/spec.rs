@@ -2,12 +2,15 @@
 //! compiled once per game with that game's [`Rules`] as constants: row lengths, directions and
 //! capture sets then fold away instead of being looked up at every step.
 
+use super::landing::LandingTable;
 use super::variant::{AL_MANQALA, ANYWOLI, MANGALA_II, MANGALA_IV, Rules, Variant};
 
 /// A game known when the code is compiled.
 pub trait Spec: Send + Sync + 'static {
     const VARIANT: Variant;
     const RULES: &'static Rules;
+    /// Where every sowing ends, worked out when the program is compiled.
+    const LANDINGS: &'static LandingTable = &LandingTable::new(Self::RULES);
 }
 
 /// Mangala II as a type.

@@ -1,0 +1,60 @@
+//! Where a sowing ends, looked up instead of computed: for every pit and hand, the pit the last
+//! counter lands in and what the sowing itself adds there. The capture test of one-lap games
+//! (the hottest code of the search: move ordering, quiescence and the evaluation's threat term
+//! all ask it for every pit) is then a load, a mask and an add.
+
+use super::position::MAX_PITS;
+use super::variant::{Direction, Rules};
+
+/// Hands this large or larger are not in the table (no game has more than 98 counters).
+pub const MAX_HAND: usize = 128;
+
+/// The end of one sowing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Landing {
+    /// The pit the last counter lands in.
+    pub pit: u8,
+    /// All ones, or zero when the hand is whole laps and lands in its own (emptied) pit.
+    pub keep: u8,
+    /// Counters the sowing puts into the landing pit.
+    pub added: u8,
+}
+
+/// The landings of every pit and hand of one game.
+pub struct LandingTable([Landing; MAX_PITS * MAX_HAND]);
+
+impl LandingTable {
+    pub const fn new(rules: &Rules) -> LandingTable {
+        let len = rules.pit_count();
+        let mut table = [Landing {
+            pit: 0,
+            keep: 0,
+            added: 0,
+        }; MAX_PITS * MAX_HAND];
+        let mut pit = 0;
+        while pit < len {
+            let mut hand = 0;
+            while hand < MAX_HAND {
+                let (rounds, rest) = (hand / len, hand % len);
+                let landing = match rules.direction {
+                    Direction::CounterClockwise => (pit + rest) % len,
+                    Direction::Clockwise => (pit + len - rest) % len,
+                };
+                table[pit * MAX_HAND + hand] = Landing {
+                    pit: landing as u8,
+                    keep: if rest == 0 { 0 } else { u8::MAX },
+                    added: (rounds + (rest != 0) as usize) as u8,
+                };
+                hand += 1;
+            }
+            pit += 1;
+        }
+        LandingTable(table)
+    }
+
+    /// Where a hand of `hand` counters lifted from `pit` ends.
+    #[inline(always)]
+    pub fn get(&self, pit: usize, hand: u8) -> Landing {
+        self.0[pit * MAX_HAND + (hand as usize & (MAX_HAND - 1))]
+    }
+}
