@@ -63,41 +63,32 @@ impl Child {
 /// (most nodes are cut after one or two moves: sorting them all would be wasted).
 ///
 /// A key is packed with its move's place in the list, so that the largest packed key is unique
-/// and ties go to the earlier move; an empty or used slot holds 0. The best is then the maximum of
-/// a fixed-length array, which compiles without branches.
+/// and ties go to the earlier place; an empty or used slot holds 0. The best is then the maximum
+/// of a fixed-length array, which compiles without branches.
 struct Ordered {
     keys: [u32; MAX_ROW],
     moves: [Move; MAX_ROW],
-    len: usize,
 }
 
 impl Ordered {
-    /// Keys from this much below zero can be pushed.
+    /// Keys from this much below zero can be given.
     const KEY_OFFSET: i32 = 1 << 19;
 
     fn new() -> Ordered {
         Ordered {
             keys: [0; MAX_ROW],
             moves: [Move::PASS; MAX_ROW],
-            len: 0,
         }
     }
 
-    /// Adds `mv` with `key` (from `-KEY_OFFSET` to below `2^27`).
+    /// Puts `mv` with `key` (from `-KEY_OFFSET` to below `2^27`) at `place` (each place once),
+    /// if `keep`: without a branch, a move left out leaves its place empty.
     #[inline(always)]
-    fn push(&mut self, mv: Move, key: i32) {
-        self.push_if(mv, key, true);
-    }
-
-    /// Adds `mv` with `key` if `keep`, without a branch (a move left out takes a used slot).
-    #[inline(always)]
-    fn push_if(&mut self, mv: Move, key: i32, keep: bool) {
+    fn put(&mut self, place: usize, mv: Move, key: i32, keep: bool) {
         debug_assert!((-Self::KEY_OFFSET..1 << 27).contains(&key));
-        let place = self.len;
         let packed = (((key + Self::KEY_OFFSET) as u32 + 1) << 4) | (15 - place as u32);
         self.keys[place] = packed & (keep as u32).wrapping_neg();
         self.moves[place] = mv;
-        self.len += 1;
     }
 
     /// Takes the move with the largest key (the earliest of equals), if any is left.
@@ -289,7 +280,7 @@ impl<'a, S: Spec> Worker<'a, S> {
     ) -> Ordered {
         let mover = pos.side_to_move().index();
         let mut ordered = Ordered::new();
-        for &mv in legal {
+        for (place, &mv) in legal.iter().enumerate() {
             if Some(mv) == tt_move || (ply == 0 && self.excluded.contains(&mv)) {
                 continue;
             }
@@ -314,7 +305,7 @@ impl<'a, S: Spec> Worker<'a, S> {
                 };
                 self.history[mover][pit.unwrap_or(MAX_PITS)].clamp(-(1 << 18), 1 << 18) + noise
             };
-            ordered.push(mv, key);
+            ordered.put(place, mv, key, true);
         }
         ordered
     }
@@ -584,7 +575,7 @@ impl<'a, S: Spec> Worker<'a, S> {
                 continue;
             }
             let hint = pos.capture_hint_for::<S>(pit);
-            captures.push_if(mv, hint.unwrap_or(0) as i32, hint.is_some());
+            captures.put(offset, mv, hint.unwrap_or(0) as i32, hint.is_some());
         }
         while let Some(mv) = captures.pop() {
             let child = &Child::make::<S>(pos, mv);
