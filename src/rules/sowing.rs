@@ -6,6 +6,9 @@ use super::side::Side;
 use super::spec::Spec;
 use super::variant::{CaptureCounts, Direction, Laps};
 
+/// Laps of a relay move made before looking for a cycle.
+const LAPS_BEFORE_CYCLE_SEARCH: u32 = 8;
+
 /// What a move did, beyond the new position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveEffect {
@@ -300,8 +303,16 @@ impl Position {
         lap: impl Fn(&mut Position, usize) -> LapEnd,
     ) -> LapEnd {
         let start = *self;
-        let mut tortoise = (origin, self.pits);
         let mut lap_origin = origin;
+        // Most moves end within a few laps: cycles are looked for only after those. (Brent's
+        // search can start from any lap of the move; the replay below starts from the move's.)
+        for _ in 0..LAPS_BEFORE_CYCLE_SEARCH {
+            match lap(self, lap_origin) {
+                LapEnd::Relay(next) => lap_origin = next,
+                end => return end,
+            }
+        }
+        let mut tortoise = (lap_origin, self.pits);
         let (mut power, mut cycle) = (1u32, 1u32);
         loop {
             match lap(self, lap_origin) {
