@@ -500,10 +500,13 @@ impl<'a, S: Spec> Worker<'a, S> {
                 best_move = Some(child.mv);
                 if value > alpha {
                     alpha = value;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(child.mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    // Outside the principal variation a better move is a cut: no line to keep.
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(child.mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
                     if value >= beta {
                         if !tactical {
                             let killers = &mut self.killers[ply];
