@@ -91,10 +91,11 @@ impl Ordered {
         self.moves[place] = mv;
     }
 
-    /// Takes the move with the largest key (the earliest of equals), if any is left.
+    /// Takes the move with the largest key (the earliest of equals) among the first `places`,
+    /// if any is left.
     #[inline(always)]
-    fn pop(&mut self) -> Option<Move> {
-        let best = self.keys.iter().copied().max().unwrap_or(0);
+    fn pop(&mut self, places: usize) -> Option<Move> {
+        let best = self.keys[..places].iter().copied().max().unwrap_or(0);
         if best == 0 {
             return None;
         }
@@ -432,7 +433,7 @@ impl<'a, S: Spec> Worker<'a, S> {
                 (0, Some(mv)) => Some(mv),
                 _ => rest
                     .get_or_insert_with(|| self.order_moves(pos, &legal, tt_move, ply))
-                    .pop(),
+                    .pop(Self::PITS_PER_ROW),
             };
             let mv = match generated {
                 Some(mv) => {
@@ -580,7 +581,7 @@ impl<'a, S: Spec> Worker<'a, S> {
             let hint = pos.capture_hint_for::<S>(pit);
             captures.put(offset, mv, hint.unwrap_or(0) as i32, hint.is_some());
         }
-        while let Some(mv) = captures.pop() {
+        while let Some(mv) = captures.pop(Self::PITS_PER_ROW) {
             let child = &Child::make::<S>(pos, mv);
             if child.gain <= 0 {
                 continue;
