@@ -66,7 +66,7 @@ impl Child {
 /// and ties go to the earlier place; an empty or used slot holds 0. The best is then the maximum
 /// of a fixed-length array, which compiles without branches.
 struct Ordered {
-    keys: [u32; MAX_ROW],
+    keys: [i32; MAX_ROW],
     moves: [Move; MAX_ROW],
 }
 
@@ -81,13 +81,14 @@ impl Ordered {
         }
     }
 
-    /// Puts `mv` with `key` (from `-KEY_OFFSET` to below `2^27`) at `place` (each place once),
+    /// Puts `mv` with `key` (from `-KEY_OFFSET` to below `2^26`) at `place` (each place once),
     /// if `keep`: without a branch, a move left out leaves its place empty.
     #[inline(always)]
     fn put(&mut self, place: usize, mv: Move, key: i32, keep: bool) {
-        debug_assert!((-Self::KEY_OFFSET..1 << 27).contains(&key));
-        let packed = (((key + Self::KEY_OFFSET) as u32 + 1) << 4) | (15 - place as u32);
-        self.keys[place] = packed & (keep as u32).wrapping_neg();
+        debug_assert!((-Self::KEY_OFFSET..1 << 26).contains(&key));
+        // Signed, though never negative: signed comparisons are the cheaper vector operations.
+        let packed = ((key + Self::KEY_OFFSET + 1) << 4) | (15 - place as i32);
+        self.keys[place] = packed & (keep as i32).wrapping_neg();
         self.moves[place] = mv;
     }
 
