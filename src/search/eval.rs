@@ -183,18 +183,10 @@ pub fn evaluate(pos: &Position) -> Value {
     crate::with_spec!(pos.variant(), S => evaluate_for::<S>(pos))
 }
 
-/// [`evaluate`] for a position of the game `S`.
+/// [`evaluate`] for a position of the game `S`, from the rows packed in words: with the game's
+/// rules and weights as constants, the terms a game does not use fold away.
 #[inline(always)]
 pub fn evaluate_for<S: Spec>(pos: &Position) -> Value {
-    match S::RULES.laps {
-        Laps::Single { captures } => one_lap_total::<S>(pos, captures),
-        _ => relay_total::<S>(pos),
-    }
-}
-
-/// [`evaluate`] for the relay games (no threat term), from the rows packed in words.
-#[inline(always)]
-fn relay_total<S: Spec>(pos: &Position) -> Value {
     let w = weights(S::VARIANT);
     let lap = S::RULES.pit_count() as u8;
     let me = pos.side_to_move();
@@ -210,40 +202,28 @@ fn relay_total<S: Spec>(pos: &Position) -> Value {
     } else {
         0
     };
+    let threat = match S::RULES.laps {
+        Laps::Single { captures } if w.threat_pct != 0 => one_lap_threat::<S>(pos, captures),
+        _ => 0,
+    };
     let material = pos.captured(me) as i32 - pos.captured(me.opponent()) as i32;
-    (w.material * material
-        + w.row * row
-        + w.mobility * filled
+    (w.material * material + w.row * row + w.mobility * filled - w.threat_pct * threat
         + w.big_pit * big
         + w.threes * threes
         + leftover(pos, w.leftover_pct))
     .clamp(-MAX_EVAL, MAX_EVAL)
 }
 
-/// [`evaluate`] for Mangala II and Al-manqala, from the rows packed in words.
+/// The opponent's best capture next turn in a one-lap game (as [`threat`], by the landing pit),
+/// without branches: an empty pit's landing count is 0, which captures nothing.
 #[inline(always)]
-fn one_lap_total<S: Spec>(pos: &Position, captures: CaptureCounts) -> Value {
-    const W: Weights = ONE_LAP;
+fn one_lap_threat<S: Spec>(pos: &Position, captures: CaptureCounts) -> i32 {
     let n = S::RULES.pits_per_row;
-    let lap = S::RULES.pit_count() as u8;
-    let me = pos.side_to_move();
-    let (mine, theirs) = (
-        RowWord::of::<S>(pos, me),
-        RowWord::of::<S>(pos, me.opponent()),
-    );
-    let row = mine.total() - theirs.total();
-    let filled = mine.non_empty() - theirs.non_empty();
-    let big = mine.at_least(lap) - theirs.at_least(lap);
-    // The opponent's best capture next turn (as `threat`, by the landing pit). Without
-    // branches: an empty pit's landing count is 0, which captures nothing.
-    let first = me.opponent().index() * n;
+    let first = pos.side_to_move().opponent().index() * n;
     let mut threat = 0u8;
     for pit in first..first + n {
         let landing_count = pos.landing_count_for::<S>(pit);
         threat = threat.max(landing_count * captures.contains(landing_count) as u8);
     }
-    let material = pos.captured(me) as i32 - pos.captured(me.opponent()) as i32;
-    (W.material * material + W.row * row + W.mobility * filled - W.threat_pct * threat as i32
-        + W.big_pit * big)
-        .clamp(-MAX_EVAL, MAX_EVAL)
+    threat as i32
 }
