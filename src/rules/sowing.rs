@@ -296,6 +296,7 @@ impl Position {
     ///
     /// Cycles are found with Brent's algorithm, so that no lap history is stored and a move
     /// allocates nothing; only an endless move pays for replaying its laps.
+    #[inline(always)]
     fn relay(
         &mut self,
         origin: usize,
