@@ -22,7 +22,7 @@ use crate::search::{
 
 /// The deepest perft accepted: deeper trees could not finish anyway, and the bound keeps the
 /// recursion well inside the job thread's stack.
-pub const MAX_PERFT_DEPTH: u32 = 256;
+pub const MAX_PERFT_DEPTH: u64 = 256;
 /// Bounds of the numeric options.
 pub const MAX_THREADS: usize = 64;
 pub const MAX_MULTIPV: usize = 12;
@@ -36,7 +36,7 @@ const JOB_STACK_BYTES: usize = 64 * 1024 * 1024;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionBase {
     StartPos,
-    /// A position string (rules.md §6), not yet validated.
+    /// A position string (RULES.md, "Position strings"), not yet validated.
     PositionString(String),
     /// Mangala IV's random deal from a seed.
     Random(u64),
@@ -48,6 +48,8 @@ pub enum EngineError {
     InvalidPosition {
         text: String,
         error: PositionStringError,
+        /// The other games in which the string is valid: a likely mix-up of games.
+        valid_in: Vec<Variant>,
     },
     IllegalMove(IllegalMove),
     IllegalMoveInList(MoveListError),
@@ -58,7 +60,7 @@ pub enum EngineError {
         only: Variant,
         current: Variant,
     },
-    PerftTooDeep(u32),
+    PerftTooDeep(u64),
     /// An option value outside its range.
     OutOfRange {
         option: &'static str,
@@ -84,8 +86,22 @@ pub enum EngineError {
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::InvalidPosition { text, error } => {
-                write!(f, "invalid position string '{text}': {error}")
+            EngineError::InvalidPosition {
+                text,
+                error,
+                valid_in,
+            } => {
+                write!(f, "invalid position string '{text}': {error}")?;
+                if let Some(first) = valid_in.first() {
+                    let names: Vec<&str> = valid_in.iter().map(|v| v.name()).collect();
+                    write!(
+                        f,
+                        " (it is a valid position string of {}: switch games first, e.g. \
+                         'variant {first}')",
+                        names.join(" and ")
+                    )?;
+                }
+                Ok(())
             }
             EngineError::IllegalMove(error) => write!(f, "{error}"),
             EngineError::IllegalMoveInList(error) => write!(f, "{error}"),
@@ -364,6 +380,10 @@ impl Engine {
                     EngineError::InvalidPosition {
                         text: text.clone(),
                         error,
+                        valid_in: Variant::ALL
+                            .into_iter()
+                            .filter(|&v| Position::from_position_string(v, text).is_ok())
+                            .collect(),
                     }
                 })?
             }
@@ -438,6 +458,13 @@ impl Engine {
         }
     }
 
+    /// Whether the running job, if any, has been told to stop (it is ending).
+    pub fn stop_requested(&self) -> bool {
+        self.job
+            .as_ref()
+            .is_some_and(|job| job.control.is_stopped())
+    }
+
     /// The ponder search becomes a normal search (no effect on other jobs).
     pub fn ponderhit(&self) {
         if let Some(job) = &self.job
@@ -479,11 +506,11 @@ impl Engine {
         Ok(())
     }
 
-    /// Starts perft of the current position (history ignored, rules.md §7) on a background
+    /// Starts perft of the current position (history ignored, RULES.md, "The engine's choices") on a background
     /// thread. `report` receives every event; `done` runs after the last one.
     pub fn start_perft(
         &mut self,
-        depth: u32,
+        depth: u64,
         mut report: impl FnMut(PerftEvent) + Send + 'static,
         done: impl FnOnce() + Send + 'static,
     ) -> Result<(), EngineError> {
@@ -495,9 +522,12 @@ impl Engine {
         let job_control = Arc::clone(&control);
         self.spawn(JobKind::Perft, control, move || {
             let started = Instant::now();
-            let outcome = perft_divide(&position, depth, job_control.stop_flag(), |mv, count| {
-                report(PerftEvent::Move(mv, count))
-            });
+            let outcome = perft_divide(
+                &position,
+                depth as u32,
+                job_control.stop_flag(),
+                |mv, count| report(PerftEvent::Move(mv, count)),
+            );
             report(match outcome {
                 Ok(nodes) => PerftEvent::Finished {
                     nodes,

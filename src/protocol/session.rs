@@ -160,7 +160,8 @@ impl Session {
             }
             InputLine::NotUtf8 => Request::Refuse("line is not valid UTF-8".to_string()),
         };
-        if self.engine.is_busy() && !self.runs_now(&request) {
+        let quit = matches!(request, Request::Run(Command::Quit));
+        if self.engine.is_busy() && !quit && !self.runs_now(&request) {
             // `stop` and `ponderhit` behind waiting commands act on the running job now (else a
             // `position` waiting for an infinite search would wait for ever), and again in turn,
             // on the job a waiting `go` starts.
@@ -173,22 +174,25 @@ impl Session {
         self.handle(request)
     }
 
-    /// Whether `request` may run while a job runs. Input is carried out in order, so that a
+    /// Whether `request` may run now, while a job runs. Input is carried out in order, so that a
     /// script reads the same transcript however fast the machine is: `stop` and `ponderhit` act
-    /// at once and again when their turn comes, and during a search `isready` and `query` are
-    /// answered at once (as UCI requires); `quit` never waits. Everything else waits for the job.
+    /// at once (and again when their turn comes), and during a search that nobody has stopped,
+    /// `isready` and `query` are answered at once (as UCI requires); `quit` never waits.
+    /// Everything else waits for the job, and so does everything behind a waiting line.
     fn runs_now(&self, request: &Request) -> bool {
+        self.waiting.is_empty() && self.may_run_during_job(request)
+    }
+
+    /// Whether `request` may run beside the running job. Once the job has been told to stop,
+    /// `isready` waits for its last line: "after every earlier command has taken effect".
+    fn may_run_during_job(&self, request: &Request) -> bool {
         let Request::Run(command) = request else {
             return false;
         };
-        if matches!(command, Command::Quit) {
-            return true;
-        }
-        if !self.waiting.is_empty() {
-            return false;
-        }
         command.interrupts_job()
-            || (command.answers_during_search() && self.engine.job() == Some(JobKind::Search))
+            || (command.answers_during_search()
+                && self.engine.job() == Some(JobKind::Search)
+                && !self.engine.stop_requested())
     }
 
     /// End of input means `quit`, but what was sent before it still runs in order: a search
@@ -209,31 +213,41 @@ impl Session {
     fn on_job_done(&mut self) -> Flow {
         self.engine.finish_job();
         while let Some(request) = self.waiting.pop_front() {
-            if self.engine.is_busy() {
-                let Request::Run(command) = &request else {
-                    self.waiting.push_front(request);
-                    break;
-                };
-                let allowed = command.interrupts_job()
-                    || matches!(command, Command::Quit)
-                    || (command.answers_during_search()
-                        && self.engine.job() == Some(JobKind::Search));
-                if !allowed {
-                    self.waiting.push_front(request);
-                    break;
-                }
+            if self.engine.is_busy() && !self.may_run_during_job(&request) {
+                self.waiting.push_front(request);
+                break;
             }
+            let was_busy = self.engine.is_busy();
             if self.handle(request) == Flow::Quit {
                 return Flow::Quit;
             }
-            if self.input_closed && self.engine.job() == Some(JobKind::Search) {
-                self.engine.stop();
+            if !was_busy && self.engine.is_busy() {
+                self.on_job_started_from_queue();
             }
         }
         if self.input_closed && !self.engine.is_busy() {
             Flow::Quit
         } else {
             Flow::Continue
+        }
+    }
+
+    /// A waiting line has just started a job. A `stop` or `ponderhit` sent after that line has
+    /// already arrived, so it acts on the new job now: it may wait behind other lines that wait
+    /// for this very job, and a job started for a command sent before a `stop` must not run on
+    /// unstopped. The end of input stops a new search the same way.
+    fn on_job_started_from_queue(&mut self) {
+        let later = |wanted: fn(&Command) -> bool| {
+            self.waiting
+                .iter()
+                .any(|r| matches!(r, Request::Run(command) if wanted(command)))
+        };
+        if later(|c| matches!(c, Command::PonderHit)) {
+            self.engine.ponderhit();
+        }
+        let stop_later = later(|c| matches!(c, Command::Stop));
+        if stop_later || (self.input_closed && self.engine.job() == Some(JobKind::Search)) {
+            self.engine.stop();
         }
     }
 
@@ -304,8 +318,15 @@ impl Session {
         let text = || value.ok_or_else(|| format!("option '{name}' needs a value"));
         let number = || -> Result<u64, String> {
             let text = text()?;
-            text.parse::<u64>()
-                .map_err(|_| format!("option '{name}' needs a non-negative integer, not '{text}'"))
+            text.parse::<u64>().map_err(|_| {
+                let too_large = text.bytes().all(|b| b.is_ascii_digit());
+                match numeric_option_range(name) {
+                    Some((min, max)) if too_large => {
+                        format!("option '{name}' value {text} is out of range ({min} to {max})")
+                    }
+                    _ => format!("option '{name}' needs a non-negative integer, not '{text}'"),
+                }
+            })
         };
         let engine_error = |e: crate::engine::EngineError| e.to_string();
         match name.to_ascii_lowercase().as_str() {
@@ -334,12 +355,7 @@ impl Session {
                 self.engine.set_strategy(strategy);
             }
             "seed" => self.engine.set_seed(number()?),
-            _ => {
-                return Err(format!(
-                    "unknown option '{name}' (options: Variant, AnywoliLastFour, Hash, Threads, \
-                     MultiPV, Move Overhead, Ponder, Strategy, Seed)"
-                ));
-            }
+            _ => return Err(unknown_option(name, value)),
         }
         Ok(())
     }
@@ -405,7 +421,7 @@ impl Session {
         }
     }
 
-    fn start_perft(&mut self, depth: u32) {
+    fn start_perft(&mut self, depth: u64) {
         let out = self.out.clone();
         let events = self.events.clone();
         let started = self.engine.start_perft(
@@ -431,4 +447,46 @@ impl Session {
             self.out.line(&reply::error(e));
         }
     }
+}
+
+/// The options, as `uci` lists them.
+const OPTION_NAMES: [&str; 9] = [
+    "Variant",
+    "AnywoliLastFour",
+    "Hash",
+    "Threads",
+    "MultiPV",
+    "Move Overhead",
+    "Ponder",
+    "Strategy",
+    "Seed",
+];
+
+/// The range of a numeric option, by its name in any case.
+fn numeric_option_range(name: &str) -> Option<(u64, u64)> {
+    use crate::engine::{MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS};
+    match name.to_ascii_lowercase().as_str() {
+        "hash" => Some((1, crate::search::tt::MAX_HASH_MIB as u64)),
+        "threads" => Some((1, MAX_THREADS as u64)),
+        "multipv" => Some((1, MAX_MULTIPV as u64)),
+        "move overhead" => Some((0, MAX_MOVE_OVERHEAD_MS)),
+        "seed" => Some((0, u64::MAX)),
+        _ => None,
+    }
+}
+
+/// The error for an unknown option name. `setoption name Hash 64` (without `value`) reads as an
+/// option named "Hash 64": say what was probably meant.
+fn unknown_option(name: &str, value: Option<&str>) -> String {
+    let known = OPTION_NAMES.join(", ");
+    if value.is_none()
+        && let Some((head, last)) = name.rsplit_once(' ')
+        && let Some(option) = OPTION_NAMES.iter().find(|o| o.eq_ignore_ascii_case(head))
+    {
+        return format!(
+            "unknown option '{name}': the value follows the word 'value', as in 'setoption name \
+             {option} value {last}'"
+        );
+    }
+    format!("unknown option '{name}' (options: {known})")
 }

@@ -46,6 +46,13 @@ impl Daemon {
         stdin.flush().unwrap();
     }
 
+    /// Sends raw bytes (line ends included), as they are.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("input still open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
     /// The next line, within `limit` (generous: this catches hangs, not slowness).
     pub fn line(&self, limit: Duration) -> String {
         self.lines
