@@ -390,7 +390,7 @@ impl Torture {
             "query nope",
             "uci extra",
             "isready now",
-            "GO depth 1",
+            "GO depth one",
         ]);
         self.error_line(text);
     }

@@ -160,6 +160,23 @@ OUTPUT:
 A move that is illegal or cannot be parsed, a clock overstepped by more than the margin, a crash
 and a missed deadline each lose the game; a crashed or hung engine is restarted for the next game.
 
+READING THE REPORT (each pairing, from the first engine's side):
+  +W =D -L, score      wins, draws and losses; the score counts a draw as half a win.
+  Elo E (95% interval LO to HI)
+                       the Elo difference the score implies, and the range that holds the true
+                       difference 95 times in 100. The range is not symmetric around E; with a
+                       perfect score E is infinite and there is no range.
+  LOS                  likelihood of superiority: the chance that the first engine is really the
+                       stronger, from wins and losses (draws say nothing about it).
+  pairs [...]          every opening is played twice, sides swapped: how many pairs scored 0,
+                       0.5, 1, 1.5 and 2 points of 2 (the pentanomial count).
+  pair Elo             Elo from those pair scores: openings that one side wins whoever plays it
+                       count as the even pair they are, so this is the fairer figure (narrower
+                       where openings decide much, as in Anywoli).
+  SPRT ... LLR         the sequential test: it accepts H1 (the engine gains ELO1) when the
+                       log-likelihood ratio reaches the upper bound, H0 (it gains ELO0 or less)
+                       at the lower one.
+
 EXAMPLES:
   mancala-match --engine cmd=target/release/mancala-engine name=search \\
                 --engine cmd=target/release/mancala-engine name=random option.Strategy=random \\

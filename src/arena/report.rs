@@ -7,6 +7,9 @@ use super::record::GameRecord;
 use super::runner::MatchState;
 use super::stats::{EloEstimate, elo_pentanomial, elo_wdl, los};
 
+/// An Elo estimate with its 95% interval, as its real lower and upper bounds (the interval of a
+/// logistic estimate is not symmetric). No interval is printed where there is none (a perfect
+/// score has an infinite estimate).
 fn elo_text(estimate: Option<EloEstimate>) -> String {
     let signed = |x: f64| {
         if x.is_finite() {
@@ -17,9 +20,8 @@ fn elo_text(estimate: Option<EloEstimate>) -> String {
         }
     };
     match estimate {
-        Some(e) if e.margin().is_finite() => format!("{} +/- {:.1}", signed(e.elo), e.margin()),
         Some(e) if e.elo.is_finite() => format!(
-            "{} (from {} to {})",
+            "{} (95% interval {} to {})",
             signed(e.elo),
             signed(e.lower),
             signed(e.upper)
@@ -91,7 +93,7 @@ pub fn summary_text(config: &MatchConfig, state: &MatchState) -> String {
         );
         let _ = writeln!(
             text,
-            "  Elo {} (95% interval), LOS {:.1}%",
+            "  Elo {}, LOS {:.1}%",
             elo_text(elo_wdl(&wdl)),
             100.0 * los(&wdl)
         );

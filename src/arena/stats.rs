@@ -89,11 +89,6 @@ pub struct EloEstimate {
 }
 
 impl EloEstimate {
-    /// Half the width of the interval, as match tools print it (`+/-`).
-    pub fn margin(&self) -> f64 {
-        (self.upper - self.lower) / 2.0
-    }
-
     fn from_samples(mean: f64, variance: f64, samples: u32) -> EloEstimate {
         let error = (variance / samples as f64).sqrt();
         EloEstimate {

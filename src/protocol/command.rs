@@ -62,7 +62,7 @@ pub enum Command {
     /// `ponderhit`: the expected move was played; the ponder search goes on under the clock.
     PonderHit,
     /// `perft <depth>` / `go perft <depth>`.
-    Perft(u32),
+    Perft(u64),
     /// `bench`: the fixed search whose node count is the search's signature.
     Bench,
     /// `eval`: the static evaluation and its parts.

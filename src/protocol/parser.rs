@@ -113,22 +113,51 @@ fn expect<'a, O>(
     }
 }
 
-/// Exactly the word `word` (case-sensitive, as in UCI).
+/// The word `word`, in any case (`startpos`, `STARTPOS` and `StartPos` are the same keyword).
 fn keyword<'a>(word: &'static str) -> impl Parser<&'a str, Output = &'a str, Error = Syntax<'a>> {
     move |i: &'a str| match token(i) {
-        Ok((rest, t)) if t == word => Ok((rest, t)),
+        Ok((rest, t)) if t.eq_ignore_ascii_case(word) => Ok((rest, t)),
         _ => fail(i, format!("'{word}'")),
     }
 }
 
-/// A token read as a `T` (a number, a variant, …).
-fn parsed<'a, T: FromStr>(
+/// An unsigned number type whose range an error message can name.
+trait Number: FromStr {
+    const MAX: u64;
+}
+
+impl Number for u32 {
+    const MAX: u64 = u32::MAX as u64;
+}
+
+impl Number for u64 {
+    const MAX: u64 = u64::MAX;
+}
+
+impl Number for usize {
+    const MAX: u64 = usize::MAX as u64;
+}
+
+/// What was expected of a number, with its range when the token was all digits but too large.
+fn number_expected<T: Number>(what: &str, token: &str) -> String {
+    if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
+        match what.strip_suffix(')') {
+            Some(open) => format!("{open}, at most {})", T::MAX),
+            None => format!("{what} (at most {})", T::MAX),
+        }
+    } else {
+        what.to_string()
+    }
+}
+
+/// A token read as a number of type `T`.
+fn parsed<'a, T: Number>(
     what: &'static str,
 ) -> impl Parser<&'a str, Output = T, Error = Syntax<'a>> {
     move |i: &'a str| match token(i) {
         Ok((rest, t)) => match t.parse::<T>() {
             Ok(v) => Ok((rest, v)),
-            Err(_) => fail(i, what),
+            Err(_) => fail(i, number_expected::<T>(what, t)),
         },
         Err(_) => fail(i, what),
     }
@@ -138,12 +167,25 @@ fn parsed<'a, T: FromStr>(
 fn optional<'a, T: FromStr>(
     what: &'static str,
 ) -> impl Parser<&'a str, Output = Option<T>, Error = Syntax<'a>> {
+    optional_with(move |_: &str| what.to_string())
+}
+
+/// [`optional`] for numbers: a number too large says the range.
+fn optional_number<'a, T: Number>(
+    what: &'static str,
+) -> impl Parser<&'a str, Output = Option<T>, Error = Syntax<'a>> {
+    optional_with(move |t: &str| number_expected::<T>(what, t))
+}
+
+fn optional_with<'a, T: FromStr>(
+    expected: impl Fn(&str) -> String,
+) -> impl Parser<&'a str, Output = Option<T>, Error = Syntax<'a>> {
     move |i: &'a str| match token(i) {
         Err(_) => Ok((i, None)),
         Ok((rest, t)) => t.parse::<T>().map(|v| (rest, Some(v))).map_err(|_| {
             NomErr::Failure(Syntax {
                 at: i,
-                expected: what.to_string(),
+                expected: expected(t),
             })
         }),
     }
@@ -177,8 +219,8 @@ fn whole<'a, O>(
     Ok((rest, out))
 }
 
-fn position(i: &str) -> PResult<'_, Command> {
-    let base = expect(
+fn position_base(i: &str) -> PResult<'_, PositionBase> {
+    expect(
         "startpos, fen <position string> or random <seed>",
         alt((
             value(PositionBase::StartPos, keyword("startpos")),
@@ -186,16 +228,33 @@ fn position(i: &str) -> PResult<'_, Command> {
                 .map(|text: &str| PositionBase::PositionString(text.to_string())),
             preceded(
                 keyword("random"),
-                cut(parsed::<u64>("a seed (an integer from 0 to 2^64-1)")),
+                cut(parsed::<u64>("a seed (a non-negative integer)")),
             )
             .map(PositionBase::Random),
         )),
-    );
+    )
+    .parse(i)
+}
+
+fn position(i: &str) -> PResult<'_, Command> {
+    let (rest, base) = position_base(i)?;
+    // `position startpos A f`: moves without the word `moves` before them.
+    if let Ok((_, t)) = token(rest)
+        && !t.eq_ignore_ascii_case("moves")
+        && t.parse::<Move>().is_ok()
+    {
+        return Err(NomErr::Failure(Syntax {
+            at: rest,
+            expected: "'moves' or the end of the line (moves follow the word 'moves', as in \
+                       'position startpos moves A f')"
+                .to_string(),
+        }));
+    }
     let moves = opt(preceded(
         expect("'moves' or the end of the line", keyword("moves")),
         many0(move_name),
     ));
-    whole((base, moves), i).map(|(rest, (base, moves))| {
+    whole(moves, rest).map(|(rest, moves)| {
         (
             rest,
             Command::Position {
@@ -209,7 +268,7 @@ fn position(i: &str) -> PResult<'_, Command> {
 fn setoption(i: &str) -> PResult<'_, Command> {
     let (i, _) = cut(keyword("name")).parse(i)?;
     let (rest, tokens) = many0(token).parse(i)?;
-    let split = tokens.iter().position(|&t| t == "value");
+    let split = tokens.iter().position(|t| t.eq_ignore_ascii_case("value"));
     let (name, value) = match split {
         Some(at) => (&tokens[..at], Some(&tokens[at + 1..])),
         None => (&tokens[..], None),
@@ -246,8 +305,9 @@ fn query(i: &str) -> PResult<'_, Command> {
     .map(|(rest, q)| (rest, Command::Query(q)))
 }
 
-fn depth(i: &str) -> PResult<'_, u32> {
-    whole(cut(parsed::<u32>("a depth (a non-negative integer)")), i)
+/// Perft's depth; the engine says how deep it may be.
+fn perft_depth(i: &str) -> PResult<'_, u64> {
+    whole(cut(parsed::<u64>("a depth (a non-negative integer)")), i)
 }
 
 const GO_PARAMETERS: &str = "a go parameter (depth, nodes, movetime, infinite, ponder, p1time, \
@@ -256,12 +316,14 @@ const GO_PARAMETERS: &str = "a go parameter (depth, nodes, movetime, infinite, p
 /// `go`'s parameters, in any order; a repeated one takes its last value.
 fn go(i: &str) -> PResult<'_, Command> {
     if let Ok((rest, _)) = keyword("perft").parse(i) {
-        return depth(rest).map(|(rest, d)| (rest, Command::Perft(d)));
+        return perft_depth(rest).map(|(rest, d)| (rest, Command::Perft(d)));
     }
     let mut limits = Limits::default();
     let mut rest = i;
     while let Ok((after, word)) = token(rest) {
         let number = |at| cut(parsed::<u64>("a non-negative integer")).parse(at);
+        let word = word.to_ascii_lowercase();
+        let word = word.as_str();
         rest = match word {
             "infinite" => {
                 limits.infinite = true;
@@ -313,7 +375,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
     let Ok((args, name)) = token(line) else {
         return Ok(None);
     };
-    let parsed = match name {
+    let parsed = match name.to_ascii_lowercase().as_str() {
         "uci" => no_arguments(Command::Handshake(Dialect::Uci), args),
         "ugi" => no_arguments(Command::Handshake(Dialect::Ugi), args),
         "isready" => no_arguments(Command::IsReady, args),
@@ -328,12 +390,12 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
         "move" => whole(expect(MOVE, many1(move_name)), args)
             .map(|(rest, moves)| (rest, Command::Move(moves))),
         "undo" => whole(
-            optional::<usize>("a number of moves (a non-negative integer)"),
+            optional_number::<usize>("a number of moves (a non-negative integer)"),
             args,
         )
         .map(|(rest, n)| (rest, Command::Undo(n.unwrap_or(1)))),
         "query" => query(args),
-        "perft" => depth(args).map(|(rest, d)| (rest, Command::Perft(d))),
+        "perft" => perft_depth(args).map(|(rest, d)| (rest, Command::Perft(d))),
         "go" => go(args),
         "ponderhit" => no_arguments(Command::PonderHit, args),
         "bench" => no_arguments(Command::Bench, args),
@@ -347,12 +409,12 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
     match parsed {
         Ok((_, command)) => Ok(Some(command)),
         Err(NomErr::Error(e) | NomErr::Failure(e)) => Err(ParseError::BadArguments {
-            command: name.to_string(),
+            command: name.to_ascii_lowercase(),
             expected: e.expected,
             found: describe(e.at),
         }),
         Err(NomErr::Incomplete(_)) => Err(ParseError::BadArguments {
-            command: name.to_string(),
+            command: name.to_ascii_lowercase(),
             expected: "more input".to_string(),
             found: "the end of the line".to_string(),
         }),

@@ -285,6 +285,7 @@ pub fn help() -> Vec<String> {
         "  d                                show the board",
         "  quit                             exit (end of input does the same)",
         "Moves: A B C ... are South's pits from South's left, a b c ... North's; pass.",
+        "The rules of the games: RULES.md; the protocol: protocol.md.",
     ]
     .iter()
     .map(|s| s.to_string())

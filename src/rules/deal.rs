@@ -1,10 +1,10 @@
-//! Mangala IV's random deal from a 64-bit seed (rules.md §3).
+//! Mangala IV's random deal from a 64-bit seed (RULES.md, "Mangala IV").
 
 use super::position::{MAX_PITS, Position};
 use super::side::Side;
 use super::variant::Variant;
 
-/// SplitMix64, exactly as rules.md §3 gives it, so that every implementation deals the same board.
+/// SplitMix64, exactly as RULES.md, "Mangala IV" gives it, so that every implementation deals the same board.
 #[derive(Clone, Copy, Debug)]
 pub struct SplitMix64 {
     state: u64,

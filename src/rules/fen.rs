@@ -1,4 +1,4 @@
-//! Position strings (rules.md §6): `<pits…>-<South captured>-<North captured>-<S|N>[-<S|N|X>-<S|N|X>]`.
+//! Position strings (RULES.md, "Position strings"): `<pits…>-<South captured>-<North captured>-<S|N>[-<S|N|X>-<S|N|X>]`.
 
 use std::fmt;
 

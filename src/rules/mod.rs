@@ -1,4 +1,4 @@
-//! The rules of the four games: a pure library (no I/O), following `shared/spec/rules.md`.
+//! The rules of the four games: a pure library (no I/O), following `RULES.md`.
 
 mod deal;
 mod fen;

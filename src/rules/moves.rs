@@ -106,11 +106,13 @@ impl std::error::Error for BadMoveName {}
 impl FromStr for Move {
     type Err = BadMoveName;
 
-    /// Case matters: `A` is South's first pit and `a` is North's. `pass` is lower case.
+    /// Case matters: `A` is South's first pit and `a` is North's. `pass` is a word, in any case.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let max = (2 * MAX_ROW) as u8;
+        if s.eq_ignore_ascii_case("pass") {
+            return Ok(Move::PASS);
+        }
         match s.as_bytes() {
-            b"pass" => Ok(Move::PASS),
             [c @ b'A'..=b'Z'] if c - b'A' < max => Ok(Move::sow(Side::South, c - b'A')),
             [c @ b'a'..=b'z'] if c - b'a' < max => Ok(Move::sow(Side::North, c - b'a')),
             _ => Err(BadMoveName(s.to_string())),

@@ -1,4 +1,4 @@
-//! Perft: counting the leaves of the move tree (rules.md §7), the standard check of move generation.
+//! Perft: counting the leaves of the move tree (RULES.md, "The engine's choices"), the standard check of move generation.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

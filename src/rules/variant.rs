@@ -244,7 +244,7 @@ impl FromStr for Variant {
 /// Who gets Anywoli's final four when the board holds only four seeds at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum LastFourRule {
-    /// The player who received the most recent four (rules.md §5, the default).
+    /// The player who received the most recent four (RULES.md, "Anywoli", the default).
     #[default]
     MostRecentFour,
     /// The player who made the first last-seed capture of the game.

@@ -1,4 +1,4 @@
-//! A deliberately naive second implementation of rules.md, written straight from the text: seeds
+//! A deliberately naive second implementation of the rules (RULES.md), written straight from the text: seeds
 //! sown one at a time, every lap start kept in a list, the whole history scanned for repetition.
 //! The property tests play random games on both and demand identical results.
 
@@ -239,7 +239,7 @@ impl RefPosition {
         }
     }
 
-    /// Perft as rules.md §7 defines it; an endless move is a leaf.
+    /// Perft as RULES.md, "The engine's choices" defines it; an endless move is a leaf.
     pub fn perft(&self, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
