@@ -9,3 +9,4 @@ pub mod engine;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod tablebase;

@@ -1,22 +1,12 @@
-//! `mancala-engine`: the protocol daemon on stdin/stdout (see protocol.md).
-//!
-//! `mancala-engine bench` runs the bench and exits.
+//! `mancala-engine`: the protocol daemon on stdin/stdout (protocol.md), and the one-shot jobs of
+//! its command line (`--help` lists them).
 
-use std::io::{self, BufReader, Cursor};
+use std::process::ExitCode;
 
-fn main() {
+fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    match std::env::args().nth(1).as_deref() {
-        None => mancala_engine::protocol::run(BufReader::new(io::stdin()), io::stdout()),
-        Some("bench") => mancala_engine::protocol::run(Cursor::new("bench\n"), io::stdout()),
-        Some(other) => {
-            eprintln!(
-                "mancala-engine: unknown argument '{other}'; run it without arguments for the \
-                 protocol of protocol.md, or with 'bench'"
-            );
-            std::process::exit(2);
-        }
-    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    mancala_engine::protocol::cli::main(&args)
 }

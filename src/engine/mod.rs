@@ -5,7 +5,7 @@
 pub mod bench;
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -14,11 +14,13 @@ use crate::rules::{
     SideChoice, SplitMix64, UndoError, Variant, perft_divide,
 };
 use crate::search::eval::{EvalParts, evaluate_parts};
+use crate::search::solver::SolverTable;
 use crate::search::tt::{MAX_HASH_MIB, OutOfMemory};
 use crate::search::{
     Limits, SearchControl, SearchInfo, SearchOptions, SearchOutcome, Strategy, TranspositionTable,
     search,
 };
+use crate::tablebase::Tablebases;
 
 /// The deepest perft accepted: deeper trees could not finish anyway, and the bound keeps the
 /// recursion well inside the job thread's stack.
@@ -31,6 +33,8 @@ pub const DEFAULT_HASH_MIB: usize = 16;
 
 /// Stack for job threads: perft and search recurse once per ply.
 const JOB_STACK_BYTES: usize = 64 * 1024 * 1024;
+/// The solver's table, kept through a game (small endgames are solved again move after move).
+const SOLVER_TABLE_MIB: usize = 32;
 
 /// Where a `position` command starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +85,8 @@ pub enum EngineError {
     Busy,
     /// The operating system refused a thread for the job.
     NoThread(String),
+    /// The tablebase directory cannot be used; the tables loaded before stay.
+    Tablebase(String),
 }
 
 impl fmt::Display for EngineError {
@@ -134,6 +140,7 @@ impl fmt::Display for EngineError {
             ),
             EngineError::Busy => write!(f, "a job is running; send stop first"),
             EngineError::NoThread(error) => write!(f, "cannot start a thread: {error}"),
+            EngineError::Tablebase(error) => write!(f, "{error}; the tables loaded before stay"),
         }
     }
 }
@@ -191,7 +198,7 @@ struct Job {
 }
 
 /// The engine's settings (the protocol's options).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub hash_mib: usize,
     pub threads: usize,
@@ -201,6 +208,8 @@ pub struct Options {
     pub strategy: Strategy,
     pub seed: u64,
     pub last_four_rule: LastFourRule,
+    /// The directory the tablebases were loaded from, if any.
+    pub tablebase_path: Option<String>,
 }
 
 impl Default for Options {
@@ -214,6 +223,7 @@ impl Default for Options {
             strategy: Strategy::Search,
             seed: 0,
             last_four_rule: LastFourRule::default(),
+            tablebase_path: None,
         }
     }
 }
@@ -224,8 +234,20 @@ pub struct Engine {
     options: Options,
     game: Game,
     table: Arc<TranspositionTable>,
+    solver: Arc<Mutex<SolverTable>>,
+    tablebases: Option<Arc<Tablebases>>,
     random: SplitMix64,
     job: Option<Job>,
+}
+
+/// What setting `TablebasePath` loaded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TablebaseReport {
+    pub path: String,
+    /// Each game with tables, and the counters up to which every layer is loaded.
+    pub coverage: Vec<(Variant, Option<u32>)>,
+    /// Files that were there but refused, and why.
+    pub refused: Vec<String>,
 }
 
 impl Default for Engine {
@@ -257,11 +279,13 @@ impl Engine {
             .expect("a 1 MiB table");
         Engine {
             variant,
-            options,
             game: Game::new(Position::start(variant), options.last_four_rule),
             table: Arc::new(table),
+            solver: Arc::new(Mutex::new(SolverTable::new(SOLVER_TABLE_MIB))),
+            tablebases: None,
             random: SplitMix64::new(options.seed),
             job: None,
+            options,
         }
     }
 
@@ -294,6 +318,10 @@ impl Engine {
     /// overwritten: the pages the next game never uses are never touched, and what the last game
     /// filled goes back to the system.
     fn clear_table(&mut self) {
+        // No job runs when the table is cleared, so the solver's table is free.
+        if let Ok(mut solver) = self.solver.lock() {
+            solver.clear();
+        }
         if self.options.hash_mib <= PREFAULT_MAX_MIB {
             self.table.clear();
             return;
@@ -364,6 +392,34 @@ impl Engine {
     pub fn set_seed(&mut self, seed: u64) {
         self.options.seed = seed;
         self.random = SplitMix64::new(seed);
+    }
+
+    /// Loads the tablebases of directory `path` (empty: none). A directory that cannot be read
+    /// is refused and the tables stay as they were; files in it that are damaged or of another
+    /// game are left out and reported.
+    pub fn set_tablebase_path(&mut self, path: &str) -> Result<TablebaseReport, EngineError> {
+        if path.is_empty() {
+            self.tablebases = None;
+            self.options.tablebase_path = None;
+            return Ok(TablebaseReport::default());
+        }
+        let loaded = Tablebases::load(std::path::Path::new(path))
+            .map_err(|e| EngineError::Tablebase(e.to_string()))?;
+        let report = TablebaseReport {
+            path: path.to_string(),
+            coverage: loaded.tablebases.coverage(),
+            refused: loaded.refused.iter().map(ToString::to_string).collect(),
+        };
+        self.tablebases = Some(Arc::new(loaded.tablebases));
+        self.options.tablebase_path = Some(path.to_string());
+        Ok(report)
+    }
+
+    /// The solved value of the current position from the loaded tablebases, if they hold it.
+    pub fn tablebase_value(&self) -> Option<i32> {
+        self.tablebases
+            .as_ref()?
+            .probe_with(self.game.position(), self.options.last_four_rule)
     }
 
     /// Forgets what was learned from earlier games: the hash table.
@@ -557,6 +613,8 @@ impl Engine {
             move_overhead_ms: self.options.move_overhead_ms,
             strategy: self.options.strategy,
             random: self.random.next_u64(),
+            solver: Some(Arc::clone(&self.solver)),
+            tablebases: self.tablebases.clone(),
         };
         let table = Arc::clone(&self.table);
         let control = Arc::new(SearchControl::new(limits.ponder));

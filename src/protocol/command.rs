@@ -30,6 +30,8 @@ pub enum Query {
     Score,
     /// `query side`: Mangala IV's best side for the ritual's winner.
     Side,
+    /// `query tb`: the solved value of the position from the loaded tablebases, or `none`.
+    Tablebase,
 }
 
 /// One protocol command.

@@ -297,9 +297,13 @@ fn query(i: &str) -> PResult<'_, Command> {
         value(Query::Result, keyword("result")),
         value(Query::Score, keyword("score")),
         value(Query::Side, keyword("side")),
+        value(Query::Tablebase, keyword("tb")),
     ));
     whole(
-        expect("fen, moves, gameover, p1turn, result, score or side", what),
+        expect(
+            "fen, moves, gameover, p1turn, result, score, side or tb",
+            what,
+        ),
         i,
     )
     .map(|(rest, q)| (rest, Command::Query(q)))

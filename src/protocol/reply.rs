@@ -54,6 +54,14 @@ pub fn handshake(dialect: Dialect, variant: Variant, options: &Options) -> Vec<S
             options.strategy
         ),
         format!("option name Seed type string default {}", options.seed),
+        format!(
+            "option name TablebasePath type string default {}",
+            options
+                .tablebase_path
+                .as_deref()
+                .filter(|p| !p.is_empty())
+                .unwrap_or("<empty>")
+        ),
         match dialect {
             Dialect::Uci => "uciok",
             Dialect::Ugi => "ugiok",
@@ -97,6 +105,33 @@ pub fn result_word(result: Option<GameResult>) -> &'static str {
     }
 }
 
+/// What setting `TablebasePath` loaded: a line per refused file, then what is covered.
+pub fn tablebases_loaded(report: &crate::engine::TablebaseReport) -> Vec<String> {
+    let mut lines: Vec<String> = report
+        .refused
+        .iter()
+        .map(|why| format!("info string tablebase file left out: {why}"))
+        .collect();
+    if report.path.is_empty() {
+        lines.push("info string tablebases: none".to_string());
+        return lines;
+    }
+    let covered: Vec<String> = report
+        .coverage
+        .iter()
+        .map(|(variant, max)| match max {
+            Some(max) => format!("{variant} up to {max} counters"),
+            None => format!("{variant} (layer 0 missing: nothing covered)"),
+        })
+        .collect();
+    lines.push(if covered.is_empty() {
+        format!("info string tablebases: no tables found in {}", report.path)
+    } else {
+        format!("info string tablebases: {}", covered.join(", "))
+    });
+    lines
+}
+
 /// The reply to `query side`: both outcomes, then the answer.
 pub fn side_choice(choice: &SideChoice) -> Vec<String> {
     let [ss, sn] = choice.choose_south;
@@ -121,9 +156,15 @@ pub fn search_info(info: &SearchInfo, multipv: bool) -> String {
         Score::Centi(v) => format!(" score cp {v}"),
         Score::Mate { plies, .. } => format!(" score mate {plies}"),
     };
+    if let Some(margin) = info.exact_margin {
+        line += &format!(" margin {margin}");
+    }
     line += &format!(" nodes {} nps {}", info.nodes, info.nps);
     if info.hashfull > 0 {
         line += &format!(" hashfull {}", info.hashfull);
+    }
+    if info.tbhits > 0 {
+        line += &format!(" tbhits {}", info.tbhits);
     }
     line += &format!(" time {} pv", info.time_ms);
     for mv in &info.pv {

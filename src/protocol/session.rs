@@ -355,6 +355,11 @@ impl Session {
                 self.engine.set_strategy(strategy);
             }
             "seed" => self.engine.set_seed(number()?),
+            "tablebasepath" => {
+                let path = value.unwrap_or("").trim();
+                let report = self.engine.set_tablebase_path(path).map_err(engine_error)?;
+                self.out.lines(reply::tablebases_loaded(&report));
+            }
             _ => return Err(unknown_option(name, value)),
         }
         Ok(())
@@ -378,6 +383,11 @@ impl Session {
                 Ok(choice) => return self.out.lines(reply::side_choice(&choice)),
                 Err(e) => reply::error(e),
             },
+            Query::Tablebase => reply::response(
+                self.engine
+                    .tablebase_value()
+                    .map_or("none".to_string(), |v| v.to_string()),
+            ),
         };
         self.out.line(&line);
     }
@@ -450,7 +460,7 @@ impl Session {
 }
 
 /// The options, as `uci` lists them.
-const OPTION_NAMES: [&str; 9] = [
+const OPTION_NAMES: [&str; 10] = [
     "Variant",
     "AnywoliLastFour",
     "Hash",
@@ -460,6 +470,7 @@ const OPTION_NAMES: [&str; 9] = [
     "Ponder",
     "Strategy",
     "Seed",
+    "TablebasePath",
 ];
 
 /// The range of a numeric option, by its name in any case.

@@ -83,6 +83,40 @@ impl GameResult {
 }
 
 impl Position {
+    /// A position of `variant` from its parts: the pits in index order, both captured totals,
+    /// the side to move and Anywoli's two holders (ignored in the other games). `None` unless
+    /// there are as many pits as the game has and all the counters add up to its total.
+    pub fn from_parts(
+        variant: Variant,
+        pits: &[u8],
+        captured: [u8; 2],
+        side_to_move: Side,
+        last_four: Option<Side>,
+        first_capture: Option<Side>,
+    ) -> Option<Position> {
+        let rules = variant.rules();
+        let total: u32 =
+            pits.iter().map(|&c| c as u32).sum::<u32>() + captured[0] as u32 + captured[1] as u32;
+        if pits.len() != rules.pit_count() || total != rules.total() {
+            return None;
+        }
+        let mut all = [0; MAX_PITS];
+        all[..pits.len()].copy_from_slice(pits);
+        let (last_four, first_capture) = if rules.stores {
+            (last_four, first_capture)
+        } else {
+            (None, None)
+        };
+        Some(Position {
+            variant,
+            pits: all,
+            captured,
+            side_to_move,
+            last_four,
+            first_capture,
+        })
+    }
+
     /// The variant's start position, South to move.
     pub fn start(variant: Variant) -> Position {
         let rules = variant.rules();

@@ -8,6 +8,7 @@ pub mod keys;
 mod limits;
 mod row_word;
 pub mod score;
+pub mod solver;
 mod strategy;
 pub mod tt;
 mod worker;
@@ -23,9 +24,11 @@ pub use tt::TranspositionTable;
 
 use keys::position_key;
 use score::{INFINITY, MAX_PLY, Value};
+use solver::{SolveLimits, Solver, SolverTable};
 use worker::{RootResult, Worker, is_proven};
 
 use crate::rules::{Game, LastFourRule, Move, Position, Spec, Variant};
+use crate::tablebase::Tablebases;
 
 /// The search was stopped before it finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +78,7 @@ impl SearchControl {
 }
 
 /// Settings of a search that do not come from `go`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct SearchOptions {
     pub threads: usize,
     pub multipv: usize,
@@ -83,6 +86,10 @@ pub struct SearchOptions {
     pub strategy: Strategy,
     /// A fresh random number for this search (the `random` strategy's choice).
     pub random: u64,
+    /// The solver's table, kept between searches; without one, small positions are not solved.
+    pub solver: Option<Arc<Mutex<SolverTable>>>,
+    /// Endgame tables, if loaded.
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Default for SearchOptions {
@@ -93,6 +100,8 @@ impl Default for SearchOptions {
             move_overhead_ms: 10,
             strategy: Strategy::Search,
             random: 0,
+            solver: None,
+            tablebases: None,
         }
     }
 }
@@ -105,10 +114,14 @@ pub struct SearchInfo {
     /// 1-based index of this line among the MultiPV lines.
     pub multipv: usize,
     pub score: Score,
+    /// The final margin of the line's first move, when the search has proven it.
+    pub exact_margin: Option<i32>,
     pub nodes: u64,
     pub nps: u64,
     pub time_ms: u64,
     pub hashfull: u32,
+    /// Positions looked up in the tablebases.
+    pub tbhits: u64,
     pub pv: Vec<Move>,
 }
 
@@ -148,6 +161,11 @@ pub(crate) struct Shared {
     main_depth: AtomicU32,
     /// The moves being searched by some thread, when there are several.
     busy: Option<BusyMoves>,
+    /// The tables, when they cover some positions of this game: positions with at most
+    /// `tb_max` counters on the board are exact leaves.
+    tablebases: Option<Arc<Tablebases>>,
+    tb_max: u32,
+    tb_hits: AtomicU64,
 }
 
 /// Which (position, move) pairs some thread is searching now: a small lossy table of hashes.
@@ -255,34 +273,46 @@ pub fn search(
         forced_play(game, start, report)
     } else {
         match options.strategy {
-            Strategy::Search => {
-                let shared = Shared {
-                    root: *game.position(),
-                    root_quiet: game.quiet_run(),
-                    rule: game.last_four_rule(),
-                    table,
-                    control: Arc::clone(&control),
-                    nodes: AtomicU64::new(0),
-                    node_limit: limits.nodes,
-                    plan: TimePlan::new(
-                        limits,
-                        game.position().side_to_move(),
-                        options.move_overhead_ms,
-                    ),
-                    start,
-                    done: AtomicBool::new(false),
-                    target_depth: max_depth(limits),
-                    helper_best: Mutex::new(None),
-                    target_reached: AtomicBool::new(false),
-                    helper_depth: AtomicU32::new(0),
-                    busy: (options.threads > 1).then(BusyMoves::new),
-                    main_depth: AtomicU32::new(0),
-                };
-                crate::with_spec!(
-                    shared.root.variant(),
-                    S => search_threads::<S>(&shared, game, limits, options, report)
-                )
-            }
+            Strategy::Search => solve_small(game, limits, options, &control, start, report)
+                .unwrap_or_else(|| {
+                    let shared = Shared {
+                        root: *game.position(),
+                        root_quiet: game.quiet_run(),
+                        rule: game.last_four_rule(),
+                        table,
+                        control: Arc::clone(&control),
+                        nodes: AtomicU64::new(0),
+                        node_limit: limits.nodes,
+                        plan: TimePlan::new(
+                            limits,
+                            game.position().side_to_move(),
+                            options.move_overhead_ms,
+                        ),
+                        start,
+                        done: AtomicBool::new(false),
+                        target_depth: max_depth(limits),
+                        helper_best: Mutex::new(None),
+                        target_reached: AtomicBool::new(false),
+                        helper_depth: AtomicU32::new(0),
+                        busy: (options.threads > 1).then(BusyMoves::new),
+                        main_depth: AtomicU32::new(0),
+                        tb_max: options
+                            .tablebases
+                            .as_ref()
+                            .filter(|_| {
+                                game.last_four_rule() == LastFourRule::MostRecentFour
+                                    || !game.position().rules().stores
+                            })
+                            .and_then(|tb| tb.max_counters(game.position().variant()))
+                            .unwrap_or(0),
+                        tablebases: options.tablebases.clone(),
+                        tb_hits: AtomicU64::new(0),
+                    };
+                    crate::with_spec!(
+                        shared.root.variant(),
+                        S => search_threads::<S>(&shared, game, limits, options, report)
+                    )
+                }),
             other => SearchOutcome {
                 best: Some(other.choose(game.position(), options.random)),
                 ..SearchOutcome::default()
@@ -297,6 +327,118 @@ pub fn search(
         std::thread::sleep(Duration::from_millis(1));
     }
     outcome
+}
+
+/// Positions with at most this many counters on the board (or within the tables) are first
+/// given to the solver. Anywoli's sparse boards cycle for long before a capture, which the
+/// solver's search handles slowly: there it waits for the tables.
+fn solve_max_counters(variant: Variant) -> u32 {
+    match variant {
+        Variant::Anywoli => 6,
+        _ => 20,
+    }
+}
+
+/// Nodes the solver may spend when the search has no clock (under `depth`, `nodes`, or no limit):
+/// a fixed budget keeps such searches repeatable.
+const SOLVE_NODES_WITHOUT_CLOCK: u64 = 4_000_000;
+
+/// Small positions are solved outright when the solver can do it within a share of the time:
+/// the answer then keeps the solved value (the best final margin), and comes at once.
+fn solve_small(
+    game: &Game,
+    limits: &Limits,
+    options: &SearchOptions,
+    control: &Arc<SearchControl>,
+    start: Instant,
+    report: &mut dyn FnMut(SearchInfo),
+) -> Option<SearchOutcome> {
+    let pos = game.position();
+    let table = options.solver.as_ref()?;
+    let in_tables = options
+        .tablebases
+        .as_ref()
+        .is_some_and(|tb| tb.probe_with(pos, game.last_four_rule()).is_some());
+    if (pos.on_board() > solve_max_counters(pos.variant()) && !in_tables) || options.multipv > 1 {
+        return None;
+    }
+    let plan = TimePlan::new(limits, pos.side_to_move(), options.move_overhead_ms);
+    let (deadline, nodes) = match plan.soft {
+        Some(soft) if !limits.infinite && !limits.ponder => (Some(start + soft / 4), None),
+        _ => (
+            None,
+            Some(limits.nodes.map_or(SOLVE_NODES_WITHOUT_CLOCK, |n| n / 2)),
+        ),
+    };
+    let mut table = table
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let tablebases = options.tablebases.as_deref();
+    if !in_tables
+        && table
+            .gave_up_at
+            .is_some_and(|counters| pos.on_board() >= counters)
+    {
+        return None;
+    }
+    let solve_limits = SolveLimits {
+        nodes,
+        deadline,
+        stop: Some(control.stop_flag()),
+    };
+    // How often each position has occurred since the game's last capture.
+    let history: Vec<u64> = game
+        .positions()
+        .skip(game.moves().len() - game.quiet_run() as usize)
+        .map(position_key)
+        .collect();
+    let seen = |p: &Position| {
+        let key = position_key(p);
+        history.iter().filter(|&&k| k == key).count()
+    };
+    let solved = crate::with_spec!(pos.variant(), S => {
+        Solver::<S>::new(&mut table, tablebases, game.last_four_rule(), solve_limits)
+            .solve_for_play(pos, &seen)
+    });
+    let solution = match solved {
+        Ok(solution) => solution,
+        Err(Aborted) => {
+            log::debug!("the solver gave up after {:?}", start.elapsed());
+            if !control.is_stopped() {
+                table.gave_up_at = Some(pos.on_board());
+            }
+            return None;
+        }
+    };
+    let plies = solution.pv.len() as i32;
+    let score = match solution.value.signum() {
+        0 => Score::Centi(0),
+        sign => Score::Mate {
+            plies: sign * plies.max(1),
+            margin: solution.value,
+        },
+    };
+    let elapsed = start.elapsed();
+    report(SearchInfo {
+        depth: plies.max(1) as u32,
+        seldepth: plies.max(1) as u32,
+        multipv: 1,
+        score,
+        exact_margin: Some(solution.value),
+        nodes: solution.nodes,
+        nps: (solution.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+        time_ms: elapsed.as_millis() as u64,
+        hashfull: 0,
+        tbhits: solution.tb_hits,
+        pv: solution.pv.clone(),
+    });
+    Some(SearchOutcome {
+        best: solution.best,
+        ponder: solution.pv.get(1).copied(),
+        nodes: solution.nodes,
+        depth: plies.max(1) as u32,
+        score: Some(score),
+    })
 }
 
 fn search_threads<S: Spec>(
@@ -422,12 +564,16 @@ fn iterative_deepening<S: Spec>(
         if root_moves.len() == 1 && limits.depth.is_none() && limits.nodes.is_none() {
             break; // forced: no need to think
         }
-        let best = &completed[0];
-        if is_proven(best.value)
-            && let Score::Mate { plies, .. } = Score::from_value(best.value)
-            && depth as i32 > plies.abs() + 4
-        {
-            break; // the result is settled; deeper search cannot change it
+        log::trace!(
+            "depth {depth}: root moves {:?}",
+            completed[0]
+                .moves
+                .iter()
+                .map(|(mv, s)| format!("{mv} {} [{}, {}]", s.value, s.lo, s.hi))
+                .collect::<Vec<_>>()
+        );
+        if completed[0].best_is_proven_optimal() {
+            break; // no deeper search can find a better margin
         }
         if let Some(soft) = shared.plan.soft
             && shared.clock() >= soft / 2
@@ -481,10 +627,12 @@ fn iteration_info<S: Spec>(
         seldepth: main.seldepth as u32,
         multipv,
         score: Score::from_value(result.value),
+        exact_margin: result.line_margin(),
         nodes,
         nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
         time_ms: elapsed.as_millis() as u64,
         hashfull: shared.table.hashfull(),
+        tbhits: shared.tb_hits.load(Ordering::Relaxed),
         pv: result.pv.clone(),
     }
 }
@@ -547,10 +695,12 @@ fn forced_play(game: &Game, start: Instant, report: &mut dyn FnMut(SearchInfo)) 
         seldepth: pv.len() as u32,
         multipv: 1,
         score,
+        exact_margin: Some(margin),
         nodes: pv.len() as u64,
         nps: (pv.len() as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
         time_ms: elapsed.as_millis() as u64,
         hashfull: 0,
+        tbhits: 0,
         pv: pv.clone(),
     });
     SearchOutcome {

@@ -64,6 +64,75 @@ pub fn from_table(value: Value, ply: usize) -> Value {
     }
 }
 
+/// What a search says of a position (for its side to move): `value` orders moves, and `lo..=hi`
+/// bounds the true final margin under best play, whatever the depth: a game end gives exact
+/// bounds, a leaf judged by the evaluation only what its captured and remaining counters allow,
+/// a node the best lower bound of the moves it searched and the best upper bound of all its
+/// moves. When `lo == hi` the margin is proven.
+///
+/// Invariants, which keep the two consistent so that the order of `value` never prefers a move
+/// that the bounds show to be worse: a proven value's margin lies within `lo..=hi`; `lo > 0`
+/// only under a proven win and `hi < 0` only under a proven loss (so the open bounds of a leaf
+/// always include 0); and a value is clamped to at most 0 where `hi <= 0` and at least 0 where
+/// `lo >= 0` (a proven draw weighs 0, like any sure draw).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scored {
+    pub value: Value,
+    pub lo: i8,
+    pub hi: i8,
+}
+
+impl Scored {
+    /// The end of the game `ply` plies from the root, with `margin` for the side to move there.
+    #[inline]
+    pub fn game_end(margin: i32, ply: usize) -> Scored {
+        Scored {
+            value: proven(margin, ply),
+            lo: margin as i8,
+            hi: margin as i8,
+        }
+    }
+
+    /// A value judged without a proof, in a position where the side to move has captured
+    /// `captured_margin` more than the opponent and `on_board` counters are still in play.
+    #[inline]
+    pub fn judged(value: Value, captured_margin: i32, on_board: i32) -> Scored {
+        Scored {
+            value,
+            lo: (captured_margin - on_board).clamp(-127, 0) as i8,
+            hi: (captured_margin + on_board).clamp(0, 127) as i8,
+        }
+    }
+
+    /// The same position seen by the other side.
+    #[inline]
+    pub fn negate(self) -> Scored {
+        Scored {
+            value: -self.value,
+            lo: -self.hi,
+            hi: -self.lo,
+        }
+    }
+
+    /// The value brought within what the bounds allow (see the invariants).
+    #[inline]
+    pub fn clamped(mut self) -> Scored {
+        if self.hi <= 0 {
+            self.value = self.value.min(0);
+        }
+        if self.lo >= 0 {
+            self.value = self.value.max(0);
+        }
+        self
+    }
+
+    /// The proven final margin, if the bounds meet.
+    #[inline]
+    pub fn exact_margin(&self) -> Option<i32> {
+        (self.lo == self.hi).then_some(self.lo as i32)
+    }
+}
+
 /// A score as the protocol reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {

@@ -2,7 +2,9 @@
 //!
 //! Each entry is two `AtomicU64`s: the key xor-ed with the data, and the data. A torn write (two
 //! threads storing the same slot at once) leaves a pair whose xor matches no key, so it is simply
-//! never found. Entries come in buckets of four (one cache line); a new entry replaces the same
+//! never found. The data word holds, from the low bits: the value (20 bits, signed), the depth
+//! (8), the best move (5), the bound (2), the generation (8), and the bounds on the final margin
+//! (8 + 8, signed). Entries come in buckets of four (one cache line); a new entry replaces the same
 //! position, else the shallowest entry, older generations first.
 
 use std::alloc::{self, Layout};
@@ -28,6 +30,23 @@ pub struct Entry {
     pub depth: u8,
     pub bound: Bound,
     pub best: Option<Move>,
+    /// Bounds on the true final margin (see [`super::score::Scored`]).
+    pub lo: i8,
+    pub hi: i8,
+}
+
+const VALUE_BITS: u32 = 20;
+const DEPTH_SHIFT: u32 = 20;
+const MOVE_SHIFT: u32 = 28;
+const BOUND_SHIFT: u32 = 33;
+const GENERATION_SHIFT: u32 = 35;
+const LO_SHIFT: u32 = 43;
+const HI_SHIFT: u32 = 51;
+
+/// The signed value in the low `VALUE_BITS` bits of `data`.
+#[inline]
+fn unpack_value(data: u64) -> Value {
+    ((data << (64 - VALUE_BITS)) as i64 >> (64 - VALUE_BITS)) as Value
 }
 
 const BUCKET: usize = 4;
@@ -156,32 +175,37 @@ impl TranspositionTable {
         for slot in bucket.chunks_exact(2) {
             let data = slot[1].load(Ordering::Relaxed);
             if data != 0 && slot[0].load(Ordering::Relaxed) ^ data == key {
-                let bound = match (data >> 45) & 3 {
+                let bound = match (data >> BOUND_SHIFT) & 3 {
                     1 => Bound::Upper,
                     2 => Bound::Lower,
                     3 => Bound::Exact,
                     _ => continue,
                 };
                 return Some(Entry {
-                    value: data as u32 as i32,
-                    depth: (data >> 32) as u8,
+                    value: unpack_value(data),
+                    depth: (data >> DEPTH_SHIFT) as u8,
                     bound,
-                    best: decode_move((data >> 40) & 31, pits_per_row),
+                    best: decode_move((data >> MOVE_SHIFT) & 31, pits_per_row),
+                    lo: (data >> LO_SHIFT) as u8 as i8,
+                    hi: (data >> HI_SHIFT) as u8 as i8,
                 });
             }
         }
         None
     }
 
-    pub fn store(
-        &self,
-        key: u64,
-        pits_per_row: usize,
-        value: Value,
-        depth: u8,
-        bound: Bound,
-        best: Option<Move>,
-    ) {
+    /// Stores what a search found for `key`: `entry.best` of `None` keeps the move already
+    /// stored for the same position.
+    pub fn store(&self, key: u64, pits_per_row: usize, entry: Entry) {
+        let Entry {
+            value,
+            depth,
+            bound,
+            best,
+            lo,
+            hi,
+        } = entry;
+        debug_assert!(value.unsigned_abs() < 1 << (VALUE_BITS - 1));
         let generation = self.generation.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let mut victim = 0;
@@ -198,22 +222,24 @@ impl TranspositionTable {
             }
             if slot[0].load(Ordering::Relaxed) ^ data == key {
                 victim = i;
-                kept_move = decode_move((data >> 40) & 31, pits_per_row);
+                kept_move = decode_move((data >> MOVE_SHIFT) & 31, pits_per_row);
                 break;
             }
-            let age = generation.wrapping_sub((data >> 47) as u8) as i32;
-            let worth = ((data >> 32) as u8) as i32 - 8 * age;
+            let age = generation.wrapping_sub((data >> GENERATION_SHIFT) as u8) as i32;
+            let worth = ((data >> DEPTH_SHIFT) as u8) as i32 - 8 * age;
             if worth < victim_worth {
                 victim = i;
                 victim_worth = worth;
             }
         }
         let best = best.or(kept_move);
-        let data = (value as u32 as u64)
-            | (depth as u64) << 32
-            | encode_move(best, pits_per_row) << 40
-            | (bound as u64) << 45
-            | (generation as u64) << 47;
+        let data = (value as u64 & ((1 << VALUE_BITS) - 1))
+            | (depth as u64) << DEPTH_SHIFT
+            | encode_move(best, pits_per_row) << MOVE_SHIFT
+            | (bound as u64) << BOUND_SHIFT
+            | (generation as u64) << GENERATION_SHIFT
+            | (lo as u8 as u64) << LO_SHIFT
+            | (hi as u8 as u64) << HI_SHIFT;
         let slot = &bucket[2 * victim..2 * victim + 2];
         slot[0].store(key ^ data, Ordering::Relaxed);
         slot[1].store(data, Ordering::Relaxed);
@@ -227,7 +253,7 @@ impl TranspositionTable {
         for index in 0..sample {
             for slot in self.bucket_at(index).chunks_exact(2) {
                 let data = slot[1].load(Ordering::Relaxed);
-                if data != 0 && (data >> 47) as u8 == generation {
+                if data != 0 && (data >> GENERATION_SHIFT) as u8 == generation {
                     used += 1;
                 }
             }
@@ -240,28 +266,53 @@ impl TranspositionTable {
 mod tests {
     use super::*;
 
+    fn entry(value: Value, depth: u8, bound: Bound, best: Option<Move>) -> Entry {
+        Entry {
+            value,
+            depth,
+            bound,
+            best,
+            lo: -98,
+            hi: 98,
+        }
+    }
+
     #[test]
     fn stored_entries_are_found_with_their_data() {
         let table = TranspositionTable::new(1).unwrap();
         let mv = Move::from_pit(9, 6);
-        table.store(0xDEAD_BEEF, 6, -1234, 7, Bound::Lower, Some(mv));
-        assert_eq!(
-            table.probe(0xDEAD_BEEF, 6),
-            Some(Entry {
-                value: -1234,
-                depth: 7,
-                bound: Bound::Lower,
-                best: Some(mv)
-            })
-        );
+        let stored = Entry {
+            lo: -3,
+            hi: 98,
+            ..entry(-1234, 7, Bound::Lower, Some(mv))
+        };
+        table.store(0xDEAD_BEEF, 6, stored);
+        assert_eq!(table.probe(0xDEAD_BEEF, 6), Some(stored));
         assert_eq!(table.probe(0xDEAD_BEEE, 6), None);
         // A later store without a move keeps the known one.
-        table.store(0xDEAD_BEEF, 6, 55, 9, Bound::Exact, None);
+        table.store(0xDEAD_BEEF, 6, entry(55, 9, Bound::Exact, None));
         assert_eq!(table.probe(0xDEAD_BEEF, 6).unwrap().best, Some(mv));
-        table.store(0x1234, 6, 1, 1, Bound::Upper, Some(Move::PASS));
+        table.store(0x1234, 6, entry(1, 1, Bound::Upper, Some(Move::PASS)));
         assert_eq!(table.probe(0x1234, 6).unwrap().best, Some(Move::PASS));
         table.clear();
         assert_eq!(table.probe(0xDEAD_BEEF, 6), None);
+    }
+
+    #[test]
+    fn every_value_and_bound_round_trips() {
+        use super::super::score::{INFINITY, proven};
+        let table = TranspositionTable::new(1).unwrap();
+        for value in [-INFINITY, proven(-98, 0), -1, 0, 1, proven(98, 3), INFINITY] {
+            for (lo, hi) in [(-98, 98), (-98, -98), (0, 0), (98, 98), (-5, 7)] {
+                let stored = Entry {
+                    lo,
+                    hi,
+                    ..entry(value, 255, Bound::Upper, Some(Move::from_pit(11, 6)))
+                };
+                table.store(77, 6, stored);
+                assert_eq!(table.probe(77, 6), Some(stored));
+            }
+        }
     }
 
     #[test]
@@ -274,7 +325,7 @@ mod tests {
             assert_eq!(last.len(), BUCKET_WORDS);
             // Every key lands in the table.
             for key in [0, 1, u64::MAX, 0x8000_0000_0000_0000] {
-                table.store(key, 6, 3, 1, Bound::Exact, None);
+                table.store(key, 6, entry(3, 1, Bound::Exact, None));
                 assert_eq!(table.probe(key, 6).map(|e| e.value), Some(3));
             }
         }

@@ -7,9 +7,9 @@ use std::marker::PhantomData;
 use super::eval::evaluate_for;
 use super::keys::{position_key_for, table_key};
 use super::score::{
-    INFINITY, MAX_PLY, Value, from_table, is_proven_loss, is_proven_win, proven, to_table,
+    INFINITY, MAX_PLY, Scored, Value, from_table, is_proven_loss, is_proven_win, to_table,
 };
-use super::tt::Bound;
+use super::tt::{Bound, Entry};
 use super::{Aborted, Shared};
 use crate::rules::{
     Ending, LastFourRule, MAX_PITS, MAX_ROW, Move, MoveChoice, MoveEffect, MoveList,
@@ -111,6 +111,33 @@ impl Ordered {
 pub struct RootResult {
     pub value: Value,
     pub pv: Vec<Move>,
+    /// Each root move searched, with what its search said (from the root's side).
+    pub moves: Vec<(Move, Scored)>,
+}
+
+impl RootResult {
+    /// Whether the best move is proven optimal by margin: its final margin is proven, and it
+    /// reaches every other root move's upper bound, so that no deeper search can find better.
+    pub fn best_is_proven_optimal(&self) -> bool {
+        let Some(&best) = self.pv.first() else {
+            return false;
+        };
+        let Some(&(_, scored)) = self.moves.iter().find(|(mv, _)| *mv == best) else {
+            return false;
+        };
+        scored.exact_margin().is_some()
+            && self
+                .moves
+                .iter()
+                .all(|&(mv, other)| mv == best || other.hi <= scored.lo)
+    }
+
+    /// The proven final margin of the line's first move, if its bounds meet.
+    pub fn line_margin(&self) -> Option<i32> {
+        let first = self.pv.first()?;
+        let (_, scored) = self.moves.iter().find(|(mv, _)| mv == first)?;
+        scored.exact_margin()
+    }
 }
 
 /// A search thread for the game `S` (compiled once per game, with its rules as constants).
@@ -134,6 +161,8 @@ pub struct Worker<'a, S: Spec> {
     pv: Vec<Vec<Move>>,
     /// Root moves left out of this search (MultiPV: those already reported).
     pub excluded: Vec<Move>,
+    /// What each root move's search said in the current root search.
+    root_moves: Vec<(Move, Scored)>,
     /// Helpers shuffle the order of quiet moves a little, so that threads explore different
     /// parts of the tree first (the main thread keeps 0: its search stays deterministic).
     jitter: u64,
@@ -163,6 +192,7 @@ impl<'a, S: Spec> Worker<'a, S> {
             history: [[0; MAX_PITS + 1]; 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             excluded: Vec::new(),
+            root_moves: Vec::new(),
             jitter: id as u64 * 0x9E37_79B9_7F4A_7C15,
             game: PhantomData,
         }
@@ -181,7 +211,8 @@ impl<'a, S: Spec> Worker<'a, S> {
         }
         let root = self.shared.root;
         let key = position_key_for::<S>(&root);
-        let value = self.node(
+        self.root_moves.clear();
+        let scored = self.node(
             &root,
             key,
             depth as i32,
@@ -192,8 +223,9 @@ impl<'a, S: Spec> Worker<'a, S> {
             false,
         )?;
         Ok(RootResult {
-            value,
+            value: scored.value,
             pv: self.pv[0].clone(),
+            moves: self.root_moves.clone(),
         })
     }
 
@@ -236,10 +268,18 @@ impl<'a, S: Spec> Worker<'a, S> {
     }
 
     /// The exact score of a finished game at `pos` for its side to move.
-    fn final_value(&self, pos: &Position, ending: Ending, ply: usize) -> Value {
+    fn final_value(&self, pos: &Position, ending: Ending, ply: usize) -> Scored {
         let totals = pos.final_totals(ending, self.rule);
         let me = pos.side_to_move().index();
-        proven(totals[me] as i32 - totals[1 - me] as i32, ply)
+        Scored::game_end(totals[me] as i32 - totals[1 - me] as i32, ply)
+    }
+
+    /// `value` from the evaluation, with the bounds that the counters alone allow.
+    #[inline]
+    fn judged(pos: &Position, value: Value) -> Scored {
+        let me = pos.side_to_move();
+        let captured = pos.captured(me) as i32 - pos.captured(me.opponent()) as i32;
+        Scored::judged(value, captured, pos.on_board_for::<S>() as i32)
     }
 
     /// Why the game is over at `pos` (reached by a move that was `endless` or not, after `quiet`
@@ -324,7 +364,7 @@ impl<'a, S: Spec> Worker<'a, S> {
         beta: Value,
         ply: usize,
         quiet: u16,
-    ) -> Result<Value, Aborted> {
+    ) -> Result<Scored, Aborted> {
         let key = position_key_for::<S>(&child.pos);
         let quiet = if child.effect.captured > 0 {
             0
@@ -346,16 +386,18 @@ impl<'a, S: Spec> Worker<'a, S> {
                 child.effect.endless,
             )
         } else {
-            Ok(-self.node(
-                &child.pos,
-                key,
-                depth,
-                -beta,
-                -alpha,
-                ply + 1,
-                quiet,
-                child.effect.endless,
-            )?)
+            Ok(self
+                .node(
+                    &child.pos,
+                    key,
+                    depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    quiet,
+                    child.effect.endless,
+                )?
+                .negate())
         }
     }
 
@@ -370,7 +412,7 @@ impl<'a, S: Spec> Worker<'a, S> {
         ply: usize,
         quiet: u16,
         endless: bool,
-    ) -> Result<Value, Aborted> {
+    ) -> Result<Scored, Aborted> {
         self.visit(ply)?;
         self.pv[ply].clear();
         if ply > 0
@@ -379,8 +421,16 @@ impl<'a, S: Spec> Worker<'a, S> {
         {
             return Ok(self.final_value(pos, ending, ply));
         }
+        if ply > 0
+            && self.shared.tb_max > 0
+            && pos.on_board_for::<S>() <= self.shared.tb_max
+            && let Some(margin) = self.shared.tablebases.as_ref().and_then(|tb| tb.probe(pos))
+        {
+            self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(Scored::game_end(margin, ply));
+        }
         if ply >= MAX_PLY - 1 {
-            return Ok(evaluate_for::<S>(pos));
+            return Ok(Self::judged(pos, evaluate_for::<S>(pos)).clamped());
         }
         if depth <= 0 {
             return self.quiescence(pos, alpha, beta, ply, QUIESCENCE_PLIES);
@@ -395,16 +445,22 @@ impl<'a, S: Spec> Worker<'a, S> {
         if let Some(entry) = entry
             && ply > 0
             && !pv_node
-            && entry.depth as i32 >= depth
         {
             let value = from_table(entry.value, ply);
-            let cut = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => value >= beta,
-                Bound::Upper => value <= alpha,
-            };
-            if cut {
-                return Ok(value);
+            // A proven margin is worth as much at any depth.
+            let proven = entry.lo == entry.hi;
+            let cut = (proven || entry.depth as i32 >= depth)
+                && match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value >= beta,
+                    Bound::Upper => value <= alpha,
+                };
+            if cut || proven {
+                return Ok(Scored {
+                    value,
+                    lo: entry.lo,
+                    hi: entry.hi,
+                });
             }
         }
         // The table's move first; the others are ordered only if it does not cut.
@@ -417,6 +473,11 @@ impl<'a, S: Spec> Worker<'a, S> {
         let original_alpha = alpha;
         let mut best_value = -INFINITY;
         let mut best_move = None;
+        // Bounds on this node's margin: the best proven lower bound of the moves searched, and
+        // the best upper bound, which holds only if every move is searched.
+        let mut lo = i8::MIN;
+        let mut hi = i8::MIN;
+        let mut cut = false;
         let mover = pos.side_to_move().index();
         // With helpers, a move another thread is searching right now is put off to the end
         // (simplified ABDADA): by then its result is likely in the table.
@@ -478,14 +539,14 @@ impl<'a, S: Spec> Worker<'a, S> {
                     quiet,
                 )
                 .and_then(|value| {
-                    if value > alpha && reduction > 0 {
+                    if value.value > alpha && reduction > 0 {
                         self.child_value(pos, child, depth - 1, alpha, alpha + 1, ply, quiet)
                     } else {
                         Ok(value)
                     }
                 })
                 .and_then(|value| {
-                    if value > alpha && value < beta {
+                    if value.value > alpha && value.value < beta {
                         self.child_value(pos, child, depth - 1, alpha, beta, ply, quiet)
                     } else {
                         Ok(value)
@@ -495,7 +556,13 @@ impl<'a, S: Spec> Worker<'a, S> {
             if let Some(busy) = busy {
                 busy.leave(key, mv);
             }
-            let value = value?;
+            let scored = value?;
+            if ply == 0 {
+                self.root_moves.push((child.mv, scored));
+            }
+            lo = lo.max(scored.lo);
+            hi = hi.max(scored.hi);
+            let value = scored.value;
             i += 1;
             if value > best_value {
                 best_value = value;
@@ -519,6 +586,7 @@ impl<'a, S: Spec> Worker<'a, S> {
                             let pit = child.mv.pit(Self::PITS_PER_ROW).unwrap_or(MAX_PITS);
                             self.history[mover][pit] += depth * depth;
                         }
+                        cut = true;
                         break;
                     }
                 }
@@ -527,8 +595,21 @@ impl<'a, S: Spec> Worker<'a, S> {
         self.pop_key();
         if best_move.is_none() {
             // Every root move is excluded (MultiPV beyond the number of moves).
-            return Ok(-INFINITY);
+            return Ok(Scored {
+                value: -INFINITY,
+                lo: i8::MIN,
+                hi: i8::MIN,
+            });
         }
+        if cut || (ply == 0 && !self.excluded.is_empty()) {
+            hi = Self::judged(pos, 0).hi.max(hi);
+        }
+        let scored = Scored {
+            value: best_value,
+            lo,
+            hi,
+        }
+        .clamped();
         let bound = if best_value >= beta {
             Bound::Lower
         } else if best_value > original_alpha {
@@ -540,13 +621,17 @@ impl<'a, S: Spec> Worker<'a, S> {
             self.shared.table.store(
                 tkey,
                 Self::PITS_PER_ROW,
-                to_table(best_value, ply),
-                depth.clamp(0, 255) as u8,
-                bound,
-                best_move,
+                Entry {
+                    value: to_table(scored.value, ply),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                    best: best_move,
+                    lo: scored.lo,
+                    hi: scored.hi,
+                },
             );
         }
-        Ok(best_value)
+        Ok(scored)
     }
 
     /// Captures only, on top of the static evaluation, so that leaves are not judged in the
@@ -558,12 +643,13 @@ impl<'a, S: Spec> Worker<'a, S> {
         beta: Value,
         ply: usize,
         plies_left: u32,
-    ) -> Result<Value, Aborted> {
-        let stand_pat = evaluate_for::<S>(pos);
-        if stand_pat >= beta || plies_left == 0 || ply >= MAX_PLY - 1 {
+    ) -> Result<Scored, Aborted> {
+        let stand_pat = Self::judged(pos, evaluate_for::<S>(pos)).clamped();
+        if stand_pat.value >= beta || plies_left == 0 || ply >= MAX_PLY - 1 {
             return Ok(stand_pat);
         }
-        alpha = alpha.max(stand_pat);
+        alpha = alpha.max(stand_pat.value);
+        // Standing pat leaves the other moves unsearched: only the lower bound can improve.
         let mut best = stand_pat;
         let mut captures = Ordered::new();
         // The row's non-empty pits are the moves, unless a rule narrows them down.
@@ -590,7 +676,7 @@ impl<'a, S: Spec> Worker<'a, S> {
             self.visit(ply + 1)?;
             let same_side = child.pos.side_to_move() == pos.side_to_move();
             let over = child.pos.is_game_over_for::<S>();
-            let value = if child.effect.endless || over {
+            let scored = if child.effect.endless || over {
                 let ending = if over {
                     child
                         .pos
@@ -599,24 +685,26 @@ impl<'a, S: Spec> Worker<'a, S> {
                 } else {
                     Ending::EndlessMove
                 };
-                let v = self.final_value(&child.pos, ending, ply + 1);
-                if same_side { v } else { -v }
+                let end = self.final_value(&child.pos, ending, ply + 1);
+                if same_side { end } else { end.negate() }
             } else if same_side {
                 self.quiescence(&child.pos, alpha, beta, ply + 1, plies_left - 1)?
             } else {
-                -self.quiescence(&child.pos, -beta, -alpha, ply + 1, plies_left - 1)?
+                self.quiescence(&child.pos, -beta, -alpha, ply + 1, plies_left - 1)?
+                    .negate()
             };
-            if value > best {
-                best = value;
-                if value > alpha {
-                    alpha = value;
-                    if value >= beta {
+            best.lo = best.lo.max(scored.lo);
+            if scored.value > best.value {
+                best.value = scored.value;
+                if scored.value > alpha {
+                    alpha = scored.value;
+                    if scored.value >= beta {
                         break;
                     }
                 }
             }
         }
-        Ok(best)
+        Ok(best.clamped())
     }
 }
 

@@ -1,1 +1,3 @@
+pub mod naive_solver;
+pub mod positions;
 pub mod reference;

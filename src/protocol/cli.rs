@@ -1,0 +1,316 @@
+//! The command line of `mancala-engine`: the protocol daemon (no arguments) and the jobs that run
+//! once and exit: `bench`, `tablebase` and `solve`.
+
+use std::io::{self, BufReader, Cursor};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+
+use super::reply::{ENGINE_NAME, ENGINE_VERSION};
+use crate::rules::{LastFourRule, Position, Variant};
+use crate::search::solver::{SolveLimits, Solver, SolverTable};
+use crate::tablebase::Tablebases;
+use crate::tablebase::generate::{Event, build};
+
+pub const USAGE: &str = "\
+mancala-engine: a rules engine and protocol daemon for four two-row mancala games
+
+USAGE:
+  mancala-engine                 run the protocol on stdin/stdout (protocol.md); 'quit' ends it
+  mancala-engine bench           run the fixed bench search and print its node count
+  mancala-engine tablebase <variant> <max counters> <directory> [--threads N]
+                                 build the endgame tables of a game (mangala-ii, al-manqala,
+                                 anywoli) for every position with at most <max counters> on the
+                                 board; layers already in <directory> are reused
+  mancala-engine solve <variant> <position string> [--tablebases DIR] [--hash MIB]
+                                 prove the solved value of a position (RULES.md) by search,
+                                 with the tables of DIR at the leaves
+  mancala-engine --help | --version
+
+The rules are in RULES.md, the protocol in protocol.md.
+";
+
+/// Runs the command line `args` (without the program name).
+pub fn main(args: &[String]) -> ExitCode {
+    match args.first().map(String::as_str) {
+        None => {
+            super::run(BufReader::new(io::stdin()), io::stdout());
+            ExitCode::SUCCESS
+        }
+        Some("bench") if args.len() == 1 => {
+            super::run(Cursor::new("bench\n"), io::stdout());
+            ExitCode::SUCCESS
+        }
+        Some("-h" | "--help" | "help") => {
+            print!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some("-V" | "--version") => {
+            println!("{ENGINE_NAME} {ENGINE_VERSION}");
+            ExitCode::SUCCESS
+        }
+        Some("tablebase") => report(tablebase(&args[1..])),
+        Some("solve") => report(solve(&args[1..])),
+        Some(other) => {
+            eprintln!("mancala-engine: unknown argument '{other}'\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn report(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("mancala-engine: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn parse_variant(text: Option<&String>) -> Result<Variant, String> {
+    text.ok_or("the variant is missing (see --help)")?
+        .parse::<Variant>()
+        .map_err(|e| e.to_string())
+}
+
+/// `--name value` options after the positional arguments.
+fn options<'a>(args: &'a [String], known: &[&str]) -> Result<Vec<(&'a str, &'a str)>, String> {
+    let mut found = Vec::new();
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        if !known.contains(&flag.as_str()) {
+            return Err(format!("unexpected '{flag}' (see --help)"));
+        }
+        let value = rest.next().ok_or(format!("{flag} needs a value"))?;
+        found.push((flag.as_str(), value.as_str()));
+    }
+    Ok(found)
+}
+
+fn number(flag: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or(format!(
+            "{flag} takes a number from {min} to {max}, not '{value}'"
+        ))
+}
+
+/// The kernel's count of this process's peak resident memory, in MiB.
+fn peak_memory_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+}
+
+fn tablebase(args: &[String]) -> Result<(), String> {
+    let variant = parse_variant(args.first())?;
+    let max = args
+        .get(1)
+        .ok_or("the largest number of counters is missing (see --help)")?;
+    let max = number("<max counters>", max, 0, variant.rules().total() as u64)? as u32;
+    let dir = PathBuf::from(args.get(2).ok_or("the directory is missing (see --help)")?);
+    let mut threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    for (flag, value) in options(&args[3.min(args.len())..], &["--threads"])? {
+        if flag == "--threads" {
+            threads = number(flag, value, 1, 256)? as usize;
+        }
+    }
+    eprintln!(
+        "building {variant} tables up to {max} counters in {} ({threads} threads)",
+        dir.display()
+    );
+    let bars = MultiProgress::new();
+    let style =
+        ProgressStyle::with_template("{prefix:>12} [{bar:30}] {percent:>3}% {msg} (eta {eta})")
+            .expect("a valid template")
+            .progress_chars("=> ");
+    let current: std::sync::Mutex<Option<ProgressBar>> = std::sync::Mutex::new(None);
+    // Layer lines go above the bars on a terminal, and plainly to stderr otherwise.
+    let say = |line: String| {
+        if bars.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            bars.println(line).ok();
+        }
+    };
+    let stop = AtomicBool::new(false);
+    let progress = |event: Event| {
+        let mut current = current.lock().unwrap_or_else(|p| p.into_inner());
+        match event {
+            Event::Reused {
+                counters,
+                positions,
+            } => {
+                say(format!(
+                    "layer {counters:>2}: {positions} positions, already built"
+                ));
+            }
+            Event::Rebuilding { counters } => {
+                say(format!(
+                    "layer {counters:>2}: the file there is refused (see the warning); building it again"
+                ));
+            }
+            Event::Started {
+                counters,
+                positions,
+                expected_passes,
+            } => {
+                // One unit per position and pass: the bar's length grows with each pass beyond
+                // the expected number (the previous layer's).
+                let bar = bars.add(ProgressBar::new(positions * (expected_passes as u64 + 1)));
+                bar.set_style(style.clone());
+                bar.set_prefix(format!("layer {counters}"));
+                bar.set_message(format!("{positions} positions"));
+                *current = Some(bar);
+            }
+            Event::Progress { done, .. } => {
+                if let Some(bar) = current.as_ref() {
+                    if done > bar.length().unwrap_or(0) {
+                        bar.set_length(done * 11 / 10);
+                    }
+                    bar.set_position(done);
+                }
+            }
+            Event::Pass { pass, changed, .. } => {
+                log::debug!("pass {pass}: {changed} changed");
+                if let Some(bar) = current.as_ref() {
+                    bar.set_message(format!("pass {pass}: {changed} changed"));
+                }
+            }
+            Event::Finished {
+                counters,
+                positions,
+                passes,
+                seconds,
+            } => {
+                if let Some(bar) = current.take() {
+                    bar.finish_and_clear();
+                }
+                say(format!(
+                    "layer {counters:>2}: {positions} positions in {passes} passes, {seconds:.1} s"
+                ));
+            }
+        }
+    };
+    let result = build(variant, max, &dir, threads, &stop, &progress);
+    let report = result.map_err(|e| e.to_string())?;
+    println!(
+        "{variant} tables up to {max} counters in {}: {} layers built, {} reused, {:.1} MiB on \
+         disk, {:.1} s, table memory at most {:.1} MiB, peak memory {} MiB",
+        dir.display(),
+        report.built.len(),
+        report.reused.len(),
+        report.bytes as f64 / (1 << 20) as f64,
+        report.seconds,
+        report.peak_table_bytes as f64 / (1 << 20) as f64,
+        peak_memory_mib().map_or("unknown".into(), |m| m.to_string())
+    );
+    Ok(())
+}
+
+fn solve(args: &[String]) -> Result<(), String> {
+    let variant = parse_variant(args.first())?;
+    let text = args
+        .get(1)
+        .ok_or("the position string is missing (see --help)")?;
+    let pos = Position::from_position_string(variant, text)
+        .map_err(|e| format!("invalid position string '{text}': {e}"))?;
+    let mut tablebases = None;
+    let mut hash = 256;
+    for (flag, value) in options(&args[2.min(args.len())..], &["--tablebases", "--hash"])? {
+        match flag {
+            "--tablebases" => {
+                let loaded =
+                    Tablebases::load(std::path::Path::new(value)).map_err(|e| e.to_string())?;
+                for refused in &loaded.refused {
+                    eprintln!("mancala-engine: {refused} (left out)");
+                }
+                tablebases = Some(loaded.tablebases);
+            }
+            _ => hash = number(flag, value, 1, 65536)? as usize,
+        }
+    }
+    if variant == Variant::MangalaIV {
+        return Err("mangala-iv has no choice of move: 'query side' and 'go' play it out".into());
+    }
+    println!(
+        "solving {variant} {pos} ({} counters on the board{})",
+        pos.on_board(),
+        tablebases
+            .as_ref()
+            .and_then(|tb| tb.max_counters(variant))
+            .map_or(String::new(), |m| format!("; tables up to {m}"))
+    );
+    // Deep lines recurse deeply: the solver runs on a thread with room for them.
+    let solved = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || {
+            let started = Instant::now();
+            let mut table = SolverTable::new(hash);
+            crate::with_spec!(variant, S => {
+                let mut solver = Solver::<S>::new(
+                    &mut table,
+                    tablebases.as_ref(),
+                    LastFourRule::default(),
+                    SolveLimits::NONE,
+                );
+                let value = solver.value_with(&pos, None, &mut |probe| {
+                    println!(
+                        "  value {} {}: {:.3} s, {} nodes",
+                        if probe.at_least { ">=" } else { "<" },
+                        probe.bound,
+                        started.elapsed().as_secs_f64(),
+                        probe.nodes
+                    );
+                });
+                value.and_then(|value| solver.solve_from(&pos, value))
+                    .map(|solution| (solution, started.elapsed()))
+            })
+        })
+        .map_err(|e| format!("cannot start the solver: {e}"))?
+        .join()
+        .map_err(|_| "the solver failed".to_string())?;
+    let (solution, elapsed) = solved.map_err(|_| "the solver gave up".to_string())?;
+    println!(
+        "value {} ({} to move ends {} counters {})",
+        solution.value,
+        pos.side_to_move().name(),
+        solution.value.abs(),
+        if solution.value >= 0 {
+            "ahead"
+        } else {
+            "behind"
+        }
+    );
+    println!(
+        "best move {}",
+        solution
+            .best
+            .map_or("(none: the game is over)".into(), |m| m.to_string())
+    );
+    let line: Vec<String> = solution.pv.iter().map(ToString::to_string).collect();
+    println!(
+        "line {}{}",
+        line.join(" "),
+        if solution.pv_ends_game {
+            " (end)"
+        } else {
+            " (cycles)"
+        }
+    );
+    let seconds = elapsed.as_secs_f64().max(1e-9);
+    println!(
+        "nodes {}, time {:.3} s, {:.0} nodes/s, tablebase hits {}",
+        solution.nodes,
+        seconds,
+        solution.nodes as f64 / seconds,
+        solution.tb_hits
+    );
+    Ok(())
+}

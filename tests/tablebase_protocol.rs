@@ -1,0 +1,187 @@
+//! Tablebases through the real binary: `mancala-engine tablebase` builds them, `TablebasePath`
+//! loads them, `query tb` answers the solved value, and `go` answers at once with a move that
+//! keeps it, its exact margin and its table hits.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use mancala_engine::rules::{Position, SplitMix64, Variant};
+use mancala_engine::tablebase::Tablebases;
+
+#[path = "common/daemon.rs"]
+mod daemon;
+#[path = "common/positions.rs"]
+mod positions;
+
+use daemon::Daemon;
+use positions::random_position;
+
+const ENGINE: &str = env!("CARGO_BIN_EXE_mancala-engine");
+
+fn build_tables(name: &str, variant: &str, max: u32) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mancala-tbp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = Command::new(ENGINE)
+        .args([
+            "tablebase",
+            variant,
+            &max.to_string(),
+            dir.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(&format!("{} layers built", max + 1)),
+        "{stdout}"
+    );
+    dir
+}
+
+/// Random positions of `variant` with `counters` on the board.
+fn random_positions(variant: Variant, counters: u32, count: usize, seed: u64) -> Vec<String> {
+    let mut rng = SplitMix64::new(seed);
+    (0..count)
+        .map(|_| random_position(variant, counters, &mut rng))
+        .collect()
+}
+
+#[test]
+fn query_tb_and_go_use_the_tables() {
+    for (variant, max, counters) in [
+        (Variant::MangalaII, 9, 9),
+        (Variant::AlManqala, 8, 8),
+        (Variant::Anywoli, 6, 6),
+    ] {
+        let dir = build_tables("query", variant.name(), max);
+        let tables = Tablebases::load(&dir).unwrap().tablebases;
+        let mut engine = Daemon::start();
+        engine.send(&format!("variant {variant}"));
+        engine.send(&format!(
+            "setoption name TablebasePath value {}",
+            dir.display()
+        ));
+        assert_eq!(
+            engine.line(Duration::from_secs(30)),
+            format!("info string tablebases: {variant} up to {max} counters")
+        );
+        for text in random_positions(variant, counters, 12, 7) {
+            let pos = Position::from_position_string(variant, &text).unwrap();
+            let value = tables.probe(&pos).unwrap();
+            engine.send(&format!("position fen {text}"));
+            assert_eq!(engine.query("tb"), format!("response {value}"), "{text}");
+            if pos.legal_moves().is_empty() {
+                continue;
+            }
+            let started = Instant::now();
+            engine.send("go movetime 20000");
+            let lines = engine.until("bestmove", Duration::from_secs(30));
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "{text}: not at once"
+            );
+            let info = &lines[lines.len() - 2];
+            assert!(
+                info.contains(&format!(" margin {value} ")) && info.contains(" tbhits "),
+                "{text}: {info}"
+            );
+            // The move keeps the solved value.
+            let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+            let mut child = pos;
+            child.play_unchecked(best.parse().unwrap());
+            let after = tables.probe(&child).unwrap();
+            let kept = if child.side_to_move() == pos.side_to_move() {
+                after
+            } else {
+                -after
+            };
+            assert_eq!(kept, value, "{text}: {best}");
+        }
+        // Positions beyond the tables are not covered.
+        engine.send("position startpos");
+        assert_eq!(engine.query("tb"), "response none");
+        engine.quit();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn bad_tablebase_paths_and_files_are_reported_and_the_engine_plays_on() {
+    let dir = build_tables("bad", "mangala-ii", 5);
+    let layer = dir.join("mangala-ii-04.mtb");
+    let mut bytes = std::fs::read(&layer).unwrap();
+    bytes[100] ^= 1;
+    std::fs::write(&layer, &bytes).unwrap();
+    let mut engine = Daemon::start();
+    engine.send("setoption name TablebasePath value /no/such/directory");
+    let line = engine.line(Duration::from_secs(10));
+    assert!(
+        line.starts_with("info string error cannot read the tablebase directory"),
+        "{line}"
+    );
+    engine.send(&format!(
+        "setoption name TablebasePath value {}",
+        dir.display()
+    ));
+    let refused = engine.line(Duration::from_secs(10));
+    assert!(
+        refused.starts_with("info string tablebase file left out:") && refused.contains("damaged"),
+        "{refused}"
+    );
+    assert_eq!(
+        engine.line(Duration::from_secs(10)),
+        "info string tablebases: mangala-ii up to 3 counters"
+    );
+    // Four counters are in the damaged layer: not covered, and `go` still answers.
+    engine.send("position fen 1-1-1-1-0-0-0-0-0-0-0-0-34-34-S");
+    assert_eq!(engine.query("tb"), "response none");
+    engine.send("go depth 6");
+    let lines = engine.until("bestmove", Duration::from_secs(30));
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    engine.send("position fen 1-1-1-0-0-0-0-0-0-0-0-0-35-34-S");
+    assert!(engine.query("tb").starts_with("response "));
+    // An empty value unloads them.
+    engine.send("setoption name TablebasePath value");
+    assert_eq!(
+        engine.line(Duration::from_secs(10)),
+        "info string tablebases: none"
+    );
+    assert_eq!(engine.query("tb"), "response none");
+    engine.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_command_line_refuses_what_it_cannot_build() {
+    for (args, expected) in [
+        (
+            vec!["tablebase", "mangala-iv", "4", "/tmp/x"],
+            "has no tables",
+        ),
+        (vec!["tablebase", "chess", "4", "/tmp/x"], "unknown variant"),
+        (vec!["tablebase", "mangala-ii"], "missing"),
+        (
+            vec!["tablebase", "mangala-ii", "99", "/tmp/x"],
+            "takes a number",
+        ),
+        (
+            vec!["tablebase", "mangala-ii", "40", "/tmp/x"],
+            "more than this build",
+        ),
+        (
+            vec!["solve", "mangala-ii", "1-2-3"],
+            "invalid position string",
+        ),
+    ] {
+        let output = Command::new(ENGINE).args(&args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
