@@ -64,6 +64,14 @@ fn main() {
             "load_in_every_game_without_a_fault",
             load_in_every_game_without_a_fault,
         ),
+        (
+            "engines_play_under_limits_of_their_own",
+            engines_play_under_limits_of_their_own,
+        ),
+        (
+            "shards_merged_equal_the_whole_run",
+            shards_merged_equal_the_whole_run,
+        ),
     ];
     let mut failed = Vec::new();
     for (name, test) in tests {
@@ -179,6 +187,14 @@ struct Outcome {
     records: String,
 }
 
+impl Outcome {
+    /// The JSON summary, read by a standard JSON parser.
+    fn summary(&self) -> serde_json::Value {
+        serde_json::from_str(&self.json)
+            .unwrap_or_else(|e| panic!("the summary is not JSON ({e}): {}", self.json))
+    }
+}
+
 fn temp_path(tag: &str) -> PathBuf {
     std::env::temp_dir().join(format!("mancala-match-test-{}-{tag}", std::process::id()))
 }
@@ -218,20 +234,35 @@ fn fault_match(mode: &str, n: u32, games: u32, extra: &[&str]) -> Outcome {
     a.extend(args(extra));
     let outcome = run_match(mode, &a);
     assert_eq!(outcome.status, 0, "{}{}", outcome.stdout, outcome.stderr);
-    assert!(
-        outcome.json.contains(&format!("\"games_played\": {games}")),
-        "{}",
-        outcome.json
-    );
+    assert_eq!(outcome.summary()["games_played"], games, "{}", outcome.json);
     outcome
 }
 
-fn assert_engine_line(json: &str, name: &str, expected: &str) {
-    let line = json
-        .lines()
-        .find(|l| l.contains(&format!("\"name\": \"{name}\"")))
-        .unwrap_or_else(|| panic!("no engine {name} in {json}"));
-    assert!(line.contains(expected), "{line}\nexpected {expected}");
+/// What the summary says of engine `name`: field `field` (a count).
+fn engine_field(outcome: &Outcome, name: &str, field: &str) -> u64 {
+    let summary = outcome.summary();
+    let engine = summary["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == name)
+        .unwrap_or_else(|| panic!("no engine {name} in {}", outcome.json))
+        .clone();
+    engine[field]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no {field} for {name} in {}", outcome.json))
+}
+
+/// Every engine's count `field` is 0.
+fn no_engine_has(outcome: &Outcome, field: &str) {
+    for engine in outcome.summary()["engines"].as_array().unwrap() {
+        assert_eq!(engine[field], 0, "{field}: {}", outcome.json);
+    }
+}
+
+/// The first pairing's endings.
+fn endings(outcome: &Outcome) -> serde_json::Value {
+    outcome.summary()["pairings"][0]["terminations"].clone()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,7 +302,11 @@ fn help_explains_every_use() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--games must be at least 1"));
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        stderr.contains("--games") && stderr.contains("'0'"),
+        "{stderr}"
+    );
 }
 
 fn a_missing_engine_fails_the_match_at_once() {
@@ -288,17 +323,10 @@ fn a_missing_engine_fails_the_match_at_once() {
 
 fn a_crash_loses_and_the_engine_is_restarted() {
     let outcome = fault_match("crash", 3, 4, &[]);
-    assert_engine_line(
-        &outcome.json,
-        "crash",
-        "\"wins\": 0, \"draws\": 0, \"losses\": 4",
-    );
-    assert_engine_line(&outcome.json, "crash", "\"crashes\": 4");
-    assert!(
-        outcome.json.contains("\"terminations\": {\"crash\": 4}"),
-        "{}",
-        outcome.json
-    );
+    let count = |field| engine_field(&outcome, "crash", field);
+    assert_eq!((count("wins"), count("draws"), count("losses")), (0, 0, 4));
+    assert_eq!(count("crashes"), 4);
+    assert_eq!(endings(&outcome), serde_json::json!({"crash": 4}));
     assert!(
         outcome.records.contains("[Termination \"crash by"),
         "{}",
@@ -308,18 +336,14 @@ fn a_crash_loses_and_the_engine_is_restarted() {
 
 fn a_hang_loses_and_the_engine_is_restarted() {
     let outcome = fault_match("hang", 2, 2, &[]);
-    assert_engine_line(&outcome.json, "hang", "\"losses\": 2");
-    assert_engine_line(&outcome.json, "hang", "\"hangs\": 2");
-    assert!(
-        outcome.json.contains("\"terminations\": {\"hang\": 2}"),
-        "{}",
-        outcome.json
-    );
+    assert_eq!(engine_field(&outcome, "hang", "losses"), 2);
+    assert_eq!(engine_field(&outcome, "hang", "hangs"), 2);
+    assert_eq!(endings(&outcome), serde_json::json!({"hang": 2}));
 }
 
 fn no_readyok_loses_as_a_hang() {
     let outcome = fault_match("noready", 1, 2, &["--timeout", "300"]);
-    assert_engine_line(&outcome.json, "noready", "\"hangs\": 2");
+    assert_eq!(engine_field(&outcome, "noready", "hangs"), 2);
     assert!(
         outcome.records.contains("no 'readyok'"),
         "{}",
@@ -329,19 +353,20 @@ fn no_readyok_loses_as_a_hang() {
 
 fn an_illegal_move_loses() {
     let outcome = fault_match("illegal", 2, 2, &[]);
-    assert_engine_line(&outcome.json, "illegal", "\"illegal_moves\": 2");
+    assert_eq!(engine_field(&outcome, "illegal", "illegal_moves"), 2);
     assert!(
         outcome.records.contains("illegal move by") && outcome.records.contains("'pass'"),
         "{}",
         outcome.records
     );
     // The engine stays: no restart is needed after an illegal move.
-    assert_engine_line(&outcome.json, "illegal", "\"crashes\": 0, \"hangs\": 0");
+    assert_eq!(engine_field(&outcome, "illegal", "crashes"), 0);
+    assert_eq!(engine_field(&outcome, "illegal", "hangs"), 0);
 }
 
 fn an_unparsable_move_loses() {
     let outcome = fault_match("garbage", 1, 2, &[]);
-    assert_engine_line(&outcome.json, "garbage", "\"illegal_moves\": 2");
+    assert_eq!(engine_field(&outcome, "garbage", "illegal_moves"), 2);
     assert!(
         outcome.records.contains("'xyzzy' is not a move name"),
         "{}",
@@ -351,20 +376,14 @@ fn an_unparsable_move_loses() {
 
 fn overstepping_the_time_loses() {
     let outcome = fault_match("slow", 2, 2, &[]);
-    assert_engine_line(&outcome.json, "slow", "\"time_forfeits\": 2");
-    assert!(
-        outcome
-            .json
-            .contains("\"terminations\": {\"time forfeit\": 2}"),
-        "{}",
-        outcome.json
-    );
+    assert_eq!(engine_field(&outcome, "slow", "time_forfeits"), 2);
+    assert_eq!(endings(&outcome), serde_json::json!({"time forfeit": 2}));
     // The same engine under a clock: 300 ms for the game, so its 400 ms move is too late.
     let mut a = fake("slow", 2);
     a.extend(fake("good", u32::MAX));
     a.extend(args(&["--games", "2", "--tc", "0.3"]));
     let clocked = run_match("slow-clock", &a);
-    assert_engine_line(&clocked.json, "slow", "\"time_forfeits\": 2");
+    assert_eq!(engine_field(&clocked, "slow", "time_forfeits"), 2);
 }
 
 fn identical_engines_do_not_pass_an_sprt() {
@@ -375,13 +394,10 @@ fn identical_engines_do_not_pass_an_sprt() {
     ]));
     let outcome = run_match("sprt", &a);
     assert_eq!(outcome.status, 0, "{}", outcome.stderr);
+    let summary = outcome.summary();
+    assert_eq!(summary["sprt"]["result"], "H0", "{}", outcome.json);
     assert!(
-        outcome.json.contains("\"result\": \"H0\""),
-        "{}",
-        outcome.json
-    );
-    assert!(
-        !outcome.json.contains("\"games_played\": 400"),
+        summary["games_played"].as_u64().unwrap() < 400,
         "stopped early: {}",
         outcome.json
     );
@@ -433,15 +449,19 @@ fn search_beats_random_in_every_game() {
         ]));
         let outcome = run_match(variant, &a);
         assert_eq!(outcome.status, 0, "{}", outcome.stderr);
-        let json = &outcome.json;
-        for fault in ["\"crashes\": 0", "\"hangs\": 0", "\"illegal_moves\": 0"] {
-            assert_eq!(json.matches(fault).count(), 2, "{variant}: {json}");
+        for fault in ["crashes", "hangs", "illegal_moves"] {
+            no_engine_has(&outcome, fault);
         }
         if variant == "mangala-iv" {
             // Forced play: each deal is won once by each side, or drawn twice.
-            assert!(json.contains("\"pentanomial\": [0, 0, 6, 0, 0]"), "{json}");
+            assert_eq!(
+                outcome.summary()["pairings"][0]["pentanomial"],
+                serde_json::json!([0, 0, 6, 0, 0]),
+                "{}",
+                outcome.json
+            );
         } else {
-            assert_engine_line(json, "search", "\"losses\": 0");
+            assert_eq!(engine_field(&outcome, "search", "losses"), 0, "{variant}");
         }
     }
 }
@@ -459,17 +479,8 @@ fn four_clocked_games_at_once_lose_no_time() {
     ]));
     let outcome = run_match("clock", &a);
     assert_eq!(outcome.status, 0, "{}", outcome.stderr);
-    assert!(
-        outcome.json.contains("\"games_played\": 4"),
-        "{}",
-        outcome.json
-    );
-    assert_eq!(
-        outcome.json.matches("\"time_forfeits\": 0").count(),
-        2,
-        "{}",
-        outcome.json
-    );
+    assert_eq!(outcome.summary()["games_played"], 4);
+    no_engine_has(&outcome, "time_forfeits");
 }
 
 fn round_robin_of_three() {
@@ -479,12 +490,8 @@ fn round_robin_of_three() {
     a.extend(args(&["--games", "2", "--depth", "1"]));
     let outcome = run_match("robin", &a);
     assert_eq!(outcome.status, 0, "{}", outcome.stderr);
-    assert!(
-        outcome.json.contains("\"games_played\": 6"),
-        "{}",
-        outcome.json
-    );
-    assert_engine_line(&outcome.json, "illegal", "\"losses\": 4");
+    assert_eq!(outcome.summary()["games_played"], 6);
+    assert_eq!(engine_field(&outcome, "illegal", "losses"), 4);
     assert!(
         outcome.stdout.contains("Engines against the field"),
         "{}",
@@ -505,11 +512,7 @@ fn the_ply_cap_adjudicates_by_the_leftover_rule() {
     ]));
     let outcome = run_match("cap", &a);
     assert_eq!(outcome.status, 0, "{}", outcome.stderr);
-    assert!(
-        outcome.json.contains("\"terminations\": {\"ply cap\": 2}"),
-        "{}",
-        outcome.json
-    );
+    assert_eq!(endings(&outcome), serde_json::json!({"ply cap": 2}));
     for game in outcome.records.split("[Event").skip(1) {
         assert!(game.contains("[Plies \"12\"]"), "{game}");
         assert!(game.contains("[FinalScore"), "{game}");
@@ -535,15 +538,142 @@ fn load_in_every_game_without_a_fault() {
         ]));
         let outcome = run_match(&format!("load-{variant}"), &a);
         assert_eq!(outcome.status, 0, "{}", outcome.stderr);
-        let json = &outcome.json;
-        assert!(json.contains("\"games_played\": 8"), "{json}");
-        for fault in [
-            "\"crashes\": 0",
-            "\"hangs\": 0",
-            "\"illegal_moves\": 0",
-            "\"time_forfeits\": 0",
-        ] {
-            assert_eq!(json.matches(fault).count(), 2, "{variant}: {json}");
+        assert_eq!(outcome.summary()["games_played"], 8, "{variant}");
+        for fault in ["crashes", "hangs", "illegal_moves", "time_forfeits"] {
+            no_engine_has(&outcome, fault);
         }
+    }
+}
+
+/// A time-odds match (here depth odds, which are repeatable): each engine plays under its own
+/// limit, and the records and the summary say which.
+fn engines_play_under_limits_of_their_own() {
+    let mut a = real("shallow", &[]);
+    a.push("depth=1".into());
+    a.extend(real("deep", &[]));
+    a.push("depth=5".into());
+    a.extend(args(&["--games", "2", "--movetime", "100"]));
+    let outcome = run_match("odds", &a);
+    assert_eq!(outcome.status, 0, "{}", outcome.stderr);
+    let summary = outcome.summary();
+    let limits: Vec<&str> = summary["run"]["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["limit"].as_str().unwrap())
+        .collect();
+    assert_eq!(limits, ["depth 1", "depth 5"]);
+    assert!(
+        outcome
+            .stdout
+            .contains("limits: shallow depth 1, deep depth 5"),
+        "{}",
+        outcome.stdout
+    );
+    for game in outcome.records.split("[Event").skip(1) {
+        let south_is_shallow = game.contains("[South \"shallow\"]");
+        let (south, north) = if south_is_shallow {
+            ("depth 1", "depth 5")
+        } else {
+            ("depth 5", "depth 1")
+        };
+        assert!(
+            game.contains(&format!("[SouthTimeControl \"{south}\"]"))
+                && game.contains(&format!("[NorthTimeControl \"{north}\"]")),
+            "{game}"
+        );
+    }
+}
+
+/// A run cut into shards played by separate processes and merged gives the whole run's summary
+/// (at fixed depth, which is repeatable); merge refuses what does not belong together.
+fn shards_merged_equal_the_whole_run() {
+    let mut base = real("a", &[]);
+    base.extend(real("b", &["Hash=8"]));
+    base.extend(args(&[
+        "--games",
+        "12",
+        "--depth",
+        "3",
+        "--concurrency",
+        "2",
+        "--variant",
+        "al-manqala",
+        "--sprt",
+        "0",
+        "10",
+        "0.001",
+        "0.001",
+    ]));
+    let whole = run_match("whole", &base);
+    assert_eq!(whole.status, 0, "{}", whole.stderr);
+    let mut paths = Vec::new();
+    for k in 1..=4 {
+        let mut a = base.clone();
+        a.extend(args(&["--shard", &format!("{k}/4")]));
+        let shard = run_match(&format!("shard{k}"), &a);
+        assert_eq!(shard.status, 0, "{}", shard.stderr);
+        assert_eq!(shard.summary()["shard"]["index"], k);
+        let path = temp_path(&format!("shard{k}.json"));
+        std::fs::write(&path, &shard.json).unwrap();
+        paths.push(path);
+    }
+    let merged_json = temp_path("merged.json");
+    let merge = |inputs: &[&PathBuf], out: Option<&PathBuf>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mancala-match"));
+        command.arg("merge").args(inputs);
+        if let Some(out) = out {
+            command.arg("--json").arg(out);
+        }
+        command.output().unwrap()
+    };
+    let output = merge(&paths.iter().collect::<Vec<_>>(), Some(&merged_json));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let merged: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&merged_json).unwrap()).unwrap();
+    let whole_summary = whole.summary();
+    for field in [
+        "games_total",
+        "games_played",
+        "engines",
+        "pairings",
+        "sprt",
+        "run",
+    ] {
+        assert_eq!(merged[field], whole_summary[field], "{field}");
+    }
+    // The same final report as the whole run.
+    let report = String::from_utf8_lossy(&output.stdout);
+    let whole_report = &whole.stdout[whole.stdout.find("Finished").unwrap()..];
+    assert_eq!(report, whole_report);
+
+    // Refused: a shard twice, a whole run, a shard of another run.
+    let twice = merge(&[&paths[0], &paths[0]], None);
+    assert!(!twice.status.success());
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("given twice"));
+    let whole_path = temp_path("whole-copy.json");
+    std::fs::write(&whole_path, &whole.json).unwrap();
+    let with_whole = merge(&[&paths[0], &whole_path], None);
+    assert!(String::from_utf8_lossy(&with_whole.stderr).contains("not the summary of a shard"));
+    let mut other = base.clone();
+    other.extend(args(&["--seed", "99", "--shard", "2/4"]));
+    let other = run_match("other", &other);
+    let other_path = temp_path("other.json");
+    std::fs::write(&other_path, &other.json).unwrap();
+    let mixed = merge(&[&paths[0], &other_path], None);
+    assert!(String::from_utf8_lossy(&mixed.stderr).contains("another run"));
+    let garbage_path = temp_path("garbage.json");
+    std::fs::write(&garbage_path, "{\"not\": \"a summary\"}").unwrap();
+    let garbage = merge(&[&garbage_path], None);
+    assert!(String::from_utf8_lossy(&garbage.stderr).contains("not a mancala-match summary"));
+    for path in paths
+        .iter()
+        .chain([&merged_json, &whole_path, &other_path, &garbage_path])
+    {
+        let _ = std::fs::remove_file(path);
     }
 }

@@ -13,3 +13,4 @@ pub mod referee;
 pub mod report;
 pub mod runner;
 pub mod stats;
+pub mod summary;

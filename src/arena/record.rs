@@ -83,7 +83,8 @@ pub struct GameRecord {
     /// Engine indices and names, South first.
     pub engines: [usize; 2],
     pub names: [String; 2],
-    pub time_control: String,
+    /// The limits South and North played under.
+    pub time_controls: [String; 2],
     pub plies: Vec<PlyRecord>,
     pub final_position: Position,
     pub result: GameResult,
@@ -129,7 +130,12 @@ impl GameRecord {
         tag("Start", &self.base.to_string());
         tag("South", &self.names[0]);
         tag("North", &self.names[1]);
-        tag("TimeControl", &self.time_control);
+        if self.time_controls[0] == self.time_controls[1] {
+            tag("TimeControl", &self.time_controls[0]);
+        } else {
+            tag("SouthTimeControl", &self.time_controls[0]);
+            tag("NorthTimeControl", &self.time_controls[1]);
+        }
         tag("Result", self.result_tag());
         tag("Termination", &self.termination.describe());
         if let Some([south, north]) = self.totals {
@@ -195,7 +201,7 @@ mod tests {
             base,
             engines: [1, 0],
             names: ["B".into(), "A".into()],
-            time_control: "movetime 100ms".into(),
+            time_controls: ["movetime 100ms".into(), "movetime 100ms".into()],
             plies: vec![
                 ply(Side::South, "C", true),
                 ply(Side::North, "d", false),

@@ -17,7 +17,8 @@ const STOP_GRACE: Duration = Duration::from_secs(1);
 pub struct GameSetup {
     pub variant: Variant,
     pub last_four_rule: LastFourRule,
-    pub time_control: TimeControl,
+    /// The limits of South and North.
+    pub limits: [TimeControl; 2],
     pub time_margin: Duration,
     pub answer_timeout: Duration,
     pub max_plies: Option<u32>,
@@ -162,7 +163,7 @@ pub fn play_game(
             base: opening.base,
             engines: [seats[0].index, seats[1].index],
             names: [seats[0].name.clone(), seats[1].name.clone()],
-            time_control: setup.time_control.describe(),
+            time_controls: setup.limits.map(|l| l.describe()),
             plies,
             final_position: *game.position(),
             result,
@@ -184,10 +185,10 @@ pub fn play_game(
         }
     }
 
-    let mut clocks = match setup.time_control {
-        TimeControl::Clock { initial, .. } => [initial; 2],
-        _ => [Duration::ZERO; 2],
-    };
+    let mut clocks = setup.limits.map(|limit| match limit {
+        TimeControl::Clock { initial, .. } => initial,
+        _ => Duration::ZERO,
+    });
     let base = format!("position fen {}", opening.base);
     loop {
         if let Some(ending) = game.ending() {
@@ -228,7 +229,7 @@ pub fn play_game(
                 think,
                 thinking,
             } => {
-                if let TimeControl::Clock { increment, .. } = setup.time_control {
+                if let TimeControl::Clock { increment, .. } = setup.limits[side.index()] {
                     let clock = &mut clocks[side.index()];
                     *clock = clock.saturating_sub(think) + increment;
                 }
@@ -274,14 +275,21 @@ fn ask_for_move(
     clocks: &[Duration; 2],
 ) -> Answer {
     let engine = seat.process.as_mut().expect("prepared before the game");
-    let (go, allowed) = match setup.time_control {
+    let (go, allowed) = match setup.limits[side.index()] {
         TimeControl::Clock { increment, .. } => {
-            let inc = increment.as_millis();
+            // Both clocks; an opponent without a clock is shown this side's.
+            let [south, north] =
+                [Side::South, Side::North].map(|s| match setup.limits[s.index()] {
+                    TimeControl::Clock { increment, .. } => (clocks[s.index()], increment),
+                    _ => (clocks[side.index()], increment),
+                });
             (
                 format!(
-                    "go p1time {} p2time {} p1inc {inc} p2inc {inc}",
-                    clocks[0].as_millis(),
-                    clocks[1].as_millis()
+                    "go p1time {} p2time {} p1inc {} p2inc {}",
+                    south.0.as_millis(),
+                    north.0.as_millis(),
+                    south.1.as_millis(),
+                    north.1.as_millis()
                 ),
                 Some(clocks[side.index()]),
             )

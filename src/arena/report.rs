@@ -2,10 +2,10 @@
 
 use std::fmt::Write as _;
 
-use super::config::MatchConfig;
 use super::record::GameRecord;
 use super::runner::MatchState;
-use super::stats::{EloEstimate, elo_pentanomial, elo_wdl, los};
+use super::stats::{EloEstimate, Wdl, elo_wdl};
+use super::summary::{EloJson, Summary};
 
 /// An Elo estimate with its 95% interval, as its real lower and upper bounds (the interval of a
 /// logistic estimate is not symmetric). No interval is printed where there is none (a perfect
@@ -66,38 +66,72 @@ pub fn progress_line(record: &GameRecord, state: &MatchState) -> String {
     line
 }
 
-/// The final report for people.
-pub fn summary_text(config: &MatchConfig, state: &MatchState) -> String {
+/// The final report for people, from the summary (so that a merge of shards prints what the
+/// whole run would have).
+pub fn summary_text(summary: &Summary) -> String {
+    let run = &summary.run;
     let mut text = String::new();
+    let limits = if run.has_engine_limits() {
+        let each: Vec<String> = run
+            .engines
+            .iter()
+            .map(|e| format!("{} {}", e.name, e.limit))
+            .collect();
+        format!("limits: {}", each.join(", "))
+    } else {
+        run.time_control.clone()
+    };
+    let part = match (summary.shard, &summary.shards_merged) {
+        (Some(shard), _) => format!(" (shard {}/{})", shard.index, shard.count),
+        (None, Some(merged)) => format!(
+            " (shards {} merged)",
+            merged
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        (None, None) => String::new(),
+    };
     let _ = writeln!(
         text,
-        "Finished {} of {} games: {}, {}",
-        state.games_done,
-        state.games_total,
-        config.variant,
-        config.time_control.describe()
+        "Finished {} of {} games{part}: {}, {limits}",
+        summary.games_played, summary.games_total, run.variant
     );
-    for pairing in &state.pairings {
-        let wdl = pairing.wdl;
+    for pairing in &summary.pairings {
+        // JSON has no infinity: a missing Elo is infinite, on the side of the score.
+        let winning = pairing.score.is_some_and(|s| s > 0.5);
+        let elo = |e: &Option<EloJson>| {
+            elo_text(e.map(|e| EloEstimate {
+                elo: e.elo.unwrap_or(if winning {
+                    f64::INFINITY
+                } else {
+                    f64::NEG_INFINITY
+                }),
+                lower: e.lower.unwrap_or(f64::NEG_INFINITY),
+                upper: e.upper.unwrap_or(f64::INFINITY),
+            }))
+        };
+        let games = pairing.wins + pairing.draws + pairing.losses;
         let _ = writeln!(
             text,
-            "\n{} vs {}: +{} ={} -{} ({} games), score {}",
-            state.names[pairing.first],
-            state.names[pairing.second],
-            wdl.wins,
-            wdl.draws,
-            wdl.losses,
-            wdl.games(),
-            wdl.score()
+            "\n{} vs {}: +{} ={} -{} ({games} games), score {}",
+            pairing.first,
+            pairing.second,
+            pairing.wins,
+            pairing.draws,
+            pairing.losses,
+            pairing
+                .score
                 .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s)),
         );
         let _ = writeln!(
             text,
             "  Elo {}, LOS {:.1}%",
-            elo_text(elo_wdl(&wdl)),
-            100.0 * los(&wdl)
+            elo(&pairing.elo),
+            100.0 * pairing.los
         );
-        let p = pairing.pentanomial.0;
+        let p = pairing.pentanomial;
         let _ = writeln!(
             text,
             "  pairs [0, 0.5, 1, 1.5, 2 points]: [{}, {}, {}, {}, {}], pair Elo {}",
@@ -106,7 +140,7 @@ pub fn summary_text(config: &MatchConfig, state: &MatchState) -> String {
             p[2],
             p[3],
             p[4],
-            elo_text(elo_pentanomial(&pairing.pentanomial))
+            elo(&pairing.pair_elo)
         );
         let ends: Vec<String> = pairing
             .terminations
@@ -115,196 +149,53 @@ pub fn summary_text(config: &MatchConfig, state: &MatchState) -> String {
             .collect();
         let _ = writeln!(text, "  endings: {}", ends.join(", "));
     }
-    if state.names.len() > 2 {
+    if summary.engines.len() > 2 {
         let _ = writeln!(text, "\nEngines against the field:");
-        for (name, wdl) in state.names.iter().zip(&state.engines) {
+        for engine in &summary.engines {
+            let wdl = Wdl {
+                wins: engine.wins,
+                draws: engine.draws,
+                losses: engine.losses,
+            };
             let _ = writeln!(
                 text,
-                "  {name}: +{} ={} -{}, score {}, Elo {}",
-                wdl.wins,
-                wdl.draws,
-                wdl.losses,
-                wdl.score()
+                "  {}: +{} ={} -{}, score {}, Elo {}",
+                engine.name,
+                engine.wins,
+                engine.draws,
+                engine.losses,
+                engine
+                    .score
                     .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s)),
-                elo_text(elo_wdl(wdl))
+                elo_text(elo_wdl(&wdl))
             );
         }
     }
-    for (name, faults) in state.names.iter().zip(&state.faults) {
-        if faults.crashes + faults.hangs + faults.illegal_moves + faults.time_forfeits > 0 {
+    for engine in &summary.engines {
+        if engine.crashes + engine.hangs + engine.illegal_moves + engine.time_forfeits > 0 {
             let _ = writeln!(
                 text,
-                "Faults of {name}: {} crashes, {} hangs, {} illegal moves, {} time forfeits",
-                faults.crashes, faults.hangs, faults.illegal_moves, faults.time_forfeits
+                "Faults of {}: {} crashes, {} hangs, {} illegal moves, {} time forfeits",
+                engine.name,
+                engine.crashes,
+                engine.hangs,
+                engine.illegal_moves,
+                engine.time_forfeits
             );
         }
     }
-    if let (Some(sprt), Some((llr, decision))) = (config.sprt, state.sprt) {
-        let (lower, upper) = sprt.bounds();
+    if let Some(sprt) = &summary.sprt {
+        let p = sprt.parameters;
+        let decision = match sprt.result.as_str() {
+            "H0" => "H0 accepted",
+            "H1" => "H1 accepted",
+            other => other,
+        };
         let _ = writeln!(
             text,
-            "\nSPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.3} in [{lower:.3}, {upper:.3}]: {}",
-            sprt.elo0,
-            sprt.elo1,
-            sprt.alpha,
-            sprt.beta,
-            decision.name()
+            "\nSPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} in [{:.3}, {:.3}]: {decision}",
+            p.elo0, p.elo1, p.alpha, p.beta, sprt.llr, sprt.lower, sprt.upper
         );
     }
     text
-}
-
-/// A JSON string literal.
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A JSON number, or `null` for the infinite Elo of a perfect score.
-fn json_number(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.4}")
-    } else {
-        "null".into()
-    }
-}
-
-fn json_elo(estimate: Option<EloEstimate>) -> String {
-    match estimate {
-        Some(e) => format!(
-            "{{\"elo\": {}, \"lower\": {}, \"upper\": {}}}",
-            json_number(e.elo),
-            json_number(e.lower),
-            json_number(e.upper)
-        ),
-        None => "null".into(),
-    }
-}
-
-/// The machine-readable summary.
-pub fn summary_json(config: &MatchConfig, state: &MatchState) -> String {
-    let mut json = String::from("{\n");
-    let _ = writeln!(
-        json,
-        "  \"variant\": {},",
-        json_string(config.variant.name())
-    );
-    let _ = writeln!(
-        json,
-        "  \"time_control\": {},",
-        json_string(&config.time_control.describe())
-    );
-    let _ = writeln!(json, "  \"games_total\": {},", state.games_total);
-    let _ = writeln!(json, "  \"games_played\": {},", state.games_done);
-    json.push_str("  \"engines\": [\n");
-    let engines: Vec<String> = state
-        .names
-        .iter()
-        .zip(&state.engines)
-        .zip(&state.faults)
-        .map(|((name, wdl), faults)| {
-            format!(
-                "    {{\"name\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \"score\": {}, \
-                 \"crashes\": {}, \"hangs\": {}, \"illegal_moves\": {}, \"time_forfeits\": {}}}",
-                json_string(name),
-                wdl.wins,
-                wdl.draws,
-                wdl.losses,
-                wdl.score().map_or("null".into(), json_number),
-                faults.crashes,
-                faults.hangs,
-                faults.illegal_moves,
-                faults.time_forfeits
-            )
-        })
-        .collect();
-    json.push_str(&engines.join(",\n"));
-    json.push_str("\n  ],\n  \"pairings\": [\n");
-    let pairings: Vec<String> = state
-        .pairings
-        .iter()
-        .map(|p| {
-            let terminations: Vec<String> = p
-                .terminations
-                .iter()
-                .map(|(kind, n)| format!("{}: {n}", json_string(kind)))
-                .collect();
-            format!(
-                "    {{\"first\": {}, \"second\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \
-                 \"score\": {}, \"elo\": {}, \"los\": {}, \"pentanomial\": {:?}, \
-                 \"pair_elo\": {}, \"terminations\": {{{}}}}}",
-                json_string(&state.names[p.first]),
-                json_string(&state.names[p.second]),
-                p.wdl.wins,
-                p.wdl.draws,
-                p.wdl.losses,
-                p.wdl.score().map_or("null".into(), json_number),
-                json_elo(elo_wdl(&p.wdl)),
-                json_number(los(&p.wdl)),
-                p.pentanomial.0,
-                json_elo(elo_pentanomial(&p.pentanomial)),
-                terminations.join(", ")
-            )
-        })
-        .collect();
-    json.push_str(&pairings.join(",\n"));
-    json.push_str("\n  ],\n");
-    match (config.sprt, state.sprt) {
-        (Some(sprt), llr) => {
-            let (lower, upper) = sprt.bounds();
-            let (llr, decision) = llr.map_or((0.0, "continue"), |(l, d)| {
-                (
-                    l,
-                    match d {
-                        super::stats::SprtDecision::AcceptH0 => "H0",
-                        super::stats::SprtDecision::AcceptH1 => "H1",
-                        super::stats::SprtDecision::Continue => "continue",
-                    },
-                )
-            });
-            let _ = writeln!(
-                json,
-                "  \"sprt\": {{\"elo0\": {}, \"elo1\": {}, \"alpha\": {}, \"beta\": {}, \
-                 \"llr\": {}, \"lower\": {}, \"upper\": {}, \"result\": {}}}",
-                json_number(sprt.elo0),
-                json_number(sprt.elo1),
-                json_number(sprt.alpha),
-                json_number(sprt.beta),
-                json_number(llr),
-                json_number(lower),
-                json_number(upper),
-                json_string(decision)
-            );
-        }
-        (None, _) => json.push_str("  \"sprt\": null\n"),
-    }
-    json.push_str("}\n");
-    json
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_strings_are_escaped() {
-        assert_eq!(json_string("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u0001\"");
-        assert_eq!(json_number(f64::INFINITY), "null");
-        assert_eq!(json_number(1.5), "1.5000");
-    }
 }

@@ -146,8 +146,8 @@ pub fn check_engines(config: &MatchConfig) -> Result<Vec<String>, String> {
     Ok(names)
 }
 
-/// Plays the match; `on_game` sees every finished game with the totals after it (one call at a
-/// time). Stops scheduling games once the SPRT decides.
+/// Plays the match (or its shard); `on_game` sees every finished game with the totals after it
+/// (one call at a time). Stops scheduling games once the SPRT decides (not in a shard).
 pub fn run_match(
     config: &MatchConfig,
     names: &[String],
@@ -156,15 +156,20 @@ pub fn run_match(
 ) -> MatchState {
     let pairings = config.pairings();
     let mut jobs = Vec::new();
+    let mut number = 0;
     for pair in 0..config.games as u64 / 2 {
         for pairing in 0..pairings.len() {
             for first_is_south in [true, false] {
-                jobs.push(Job {
-                    number: jobs.len() as u64 + 1,
-                    pairing,
-                    pair,
-                    first_is_south,
-                });
+                // Games keep their numbers in the whole run; a shard plays its own.
+                number += 1;
+                if config.shard.is_none_or(|shard| shard.has_game(number)) {
+                    jobs.push(Job {
+                        number,
+                        pairing,
+                        pair,
+                        first_is_south,
+                    });
+                }
             }
         }
     }
@@ -187,7 +192,7 @@ pub fn run_match(
     let setup = GameSetup {
         variant: config.variant,
         last_four_rule: config.last_four_rule,
-        time_control: config.time_control,
+        limits: [config.time_control; 2],
         time_margin: config.time_margin,
         answer_timeout: config.answer_timeout,
         max_plies: config.max_plies,
@@ -220,13 +225,20 @@ pub fn run_match(
                     let mut south_seat = seats.remove(&south).expect("inserted");
                     let north_seat = seats.get_mut(&north).expect("inserted");
                     let opening = &openings[(job.pair % openings.len() as u64) as usize];
+                    let setup = GameSetup {
+                        limits: [config.limit_of(south), config.limit_of(north)],
+                        ..setup.clone()
+                    };
                     let record =
                         play_game(&setup, job.number, opening, [&mut south_seat, north_seat]);
                     seats.insert(south, south_seat);
                     let mut state = state.lock().expect("no panics while locked");
                     state.record(config, job.pairing, job.pair, &record);
                     (on_game.lock().expect("no panics while locked"))(&record, &state);
-                    if matches!(state.sprt, Some((_, d)) if d != SprtDecision::Continue) {
+                    // A shard plays all its games: the merge decides on all of them.
+                    if config.shard.is_none()
+                        && matches!(state.sprt, Some((_, d)) if d != SprtDecision::Continue)
+                    {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }

@@ -147,20 +147,9 @@ pub fn los(wdl: &Wdl) -> f64 {
     0.5 * (1.0 + erf((wdl.wins as f64 - wdl.losses as f64) / (2.0 * decisive).sqrt()))
 }
 
-/// The error function, to 1.2e-7 (Numerical Recipes' Chebyshev fit of erfc).
+/// The error function (libm's, correctly rounded to a few ulps).
 pub fn erf(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let poly = -z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98
-                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
-    let erfc = t * poly.exp();
-    if x >= 0.0 { 1.0 - erfc } else { erfc - 1.0 }
+    libm::erf(x)
 }
 
 /// A sequential probability ratio test of H0 "Elo = elo0" against H1 "Elo = elo1".

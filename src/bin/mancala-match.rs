@@ -3,23 +3,23 @@
 
 use std::fs::File;
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use mancala_engine::arena::config::{HELP, Invocation, parse_args};
-use mancala_engine::arena::report::{progress_line, summary_json, summary_text};
+use anyhow::{Context, bail};
+use mancala_engine::arena::config::{Invocation, MatchConfig, parse_args};
+use mancala_engine::arena::report::{progress_line, summary_text};
 use mancala_engine::arena::runner::{check_engines, load_openings, run_match};
+use mancala_engine::arena::summary::{Summary, merge};
 
 fn main() -> ExitCode {
     env_logger::init();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let config = match parse_args(&args) {
-        Ok(Invocation::Run(config)) => config,
-        Ok(Invocation::Help) => {
-            print!("{HELP}");
-            return ExitCode::SUCCESS;
-        }
-        Ok(Invocation::Version) => {
-            println!("mancala-match {}", env!("CARGO_PKG_VERSION"));
+    let result = match parse_args(&args) {
+        Ok(Invocation::Run(config)) => run(&config),
+        Ok(Invocation::Merge { inputs, json }) => merge_summaries(&inputs, json.as_ref()),
+        Ok(Invocation::Print(text)) => {
+            print!("{text}");
             return ExitCode::SUCCESS;
         }
         Err(e) => {
@@ -27,23 +27,22 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(&config) {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("mancala-match: {e}");
+            eprintln!("mancala-match: {e:#}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(config: &mancala_engine::arena::config::MatchConfig) -> anyhow::Result<()> {
+fn run(config: &MatchConfig) -> anyhow::Result<()> {
     let openings = load_openings(config).map_err(anyhow::Error::msg)?;
     let names = check_engines(config).map_err(anyhow::Error::msg)?;
     let mut records = match &config.records {
-        Some(path) => Some(
-            File::create(path)
-                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", path.display()))?,
-        ),
+        Some(path) => {
+            Some(File::create(path).with_context(|| format!("cannot create {}", path.display()))?)
+        }
         None => None,
     };
     let live = std::io::stdout().is_terminal();
@@ -66,13 +65,33 @@ fn run(config: &mancala_engine::arena::config::MatchConfig) -> anyhow::Result<()
     if live {
         println!();
     }
-    print!("{}", summary_text(config, &state));
+    let summary = Summary::of(config, &state);
+    print!("{}", summary_text(&summary));
     if let Some(e) = record_error {
-        anyhow::bail!("writing the game records failed: {e}");
+        bail!("writing the game records failed: {e}");
     }
     if let Some(path) = &config.json {
-        std::fs::write(path, summary_json(config, &state))
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, summary.to_json())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn merge_summaries(inputs: &[PathBuf], json: Option<&PathBuf>) -> anyhow::Result<()> {
+    let mut summaries = Vec::new();
+    for path in inputs {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let summary = Summary::from_json(&text)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| path.display().to_string())?;
+        summaries.push((path.clone(), summary));
+    }
+    let merged = merge(&summaries).map_err(anyhow::Error::msg)?;
+    print!("{}", summary_text(&merged));
+    if let Some(path) = json {
+        std::fs::write(path, merged.to_json())
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
 }

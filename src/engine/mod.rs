@@ -173,13 +173,46 @@ fn available_memory_mib() -> Option<u64> {
     Some(kib / 1024)
 }
 
-/// What a perft job reports, in this order: one `Move` per legal move, then `Finished` or
-/// `Stopped`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a perft job reports, in this order: one `Move` per legal move, then `Finished`,
+/// `Stopped` or `Failed`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PerftEvent {
     Move(Move, u64),
-    Finished { nodes: u64, elapsed: Duration },
+    Finished {
+        nodes: u64,
+        elapsed: Duration,
+    },
     Stopped,
+    /// The job failed on a bug of the engine (a panic, with its message).
+    Failed(String),
+}
+
+/// A fault that only a test switches on, to check that the daemon survives a bug of its own:
+/// `MANCALA_ENGINE_FAULT=<search|perft|bench|side|command>` makes that job (or, for `command`,
+/// the `eval` command) panic.
+static INJECTED_FAULT: std::sync::LazyLock<Option<String>> =
+    std::sync::LazyLock::new(|| std::env::var("MANCALA_ENGINE_FAULT").ok());
+
+/// Panics if a test asked for a fault in `place`.
+pub fn injected_fault(place: &str) {
+    if INJECTED_FAULT.as_deref() == Some(place) {
+        panic!("a fault injected by a test ({place})");
+    }
+}
+
+/// The message of a panic's payload.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
+}
+
+/// Runs `work`, catching a panic (a bug of the engine) as an error with its message.
+fn guarded<T>(work: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+        .map_err(|payload| panic_message(payload.as_ref()))
 }
 
 /// The kind of job running, which decides what input may be answered meanwhile.
@@ -473,6 +506,7 @@ impl Engine {
     /// Mangala IV: the exact outcome of each side choice on the current board.
     pub fn side_choice(&self) -> Result<SideChoice, EngineError> {
         self.require(Variant::MangalaIV, "query side")?;
+        injected_fault("side");
         SideChoice::for_board(self.game.position()).ok_or(EngineError::WrongVariant {
             what: "query side",
             only: Variant::MangalaIV,
@@ -578,18 +612,22 @@ impl Engine {
         let job_control = Arc::clone(&control);
         self.spawn(JobKind::Perft, control, move || {
             let started = Instant::now();
-            let outcome = perft_divide(
-                &position,
-                depth as u32,
-                job_control.stop_flag(),
-                |mv, count| report(PerftEvent::Move(mv, count)),
-            );
+            let outcome = guarded(|| {
+                injected_fault("perft");
+                perft_divide(
+                    &position,
+                    depth as u32,
+                    job_control.stop_flag(),
+                    |mv, count| report(PerftEvent::Move(mv, count)),
+                )
+            });
             report(match outcome {
-                Ok(nodes) => PerftEvent::Finished {
+                Ok(Ok(nodes)) => PerftEvent::Finished {
                     nodes,
                     elapsed: started.elapsed(),
                 },
-                Err(Aborted) => PerftEvent::Stopped,
+                Ok(Err(Aborted)) => PerftEvent::Stopped,
+                Err(message) => PerftEvent::Failed(message),
             });
             done();
         })
@@ -620,8 +658,19 @@ impl Engine {
         let control = Arc::new(SearchControl::new(limits.ponder));
         let job_control = Arc::clone(&control);
         self.spawn(JobKind::Search, control, move || {
-            let outcome = search(&game, &limits, &options, table, job_control, &mut report);
-            done(outcome);
+            let outcome = guarded(|| {
+                injected_fault("search");
+                search(&game, &limits, &options, table, job_control, &mut report)
+            });
+            done(outcome.unwrap_or_else(|message| {
+                // A bug ended the search: the answer is still a legal move.
+                log::error!("the search failed: {message}");
+                SearchOutcome {
+                    best: game.legal_moves().as_slice().first().copied(),
+                    internal_error: Some(message),
+                    ..SearchOutcome::default()
+                }
+            }));
         })
     }
 
@@ -629,13 +678,18 @@ impl Engine {
     pub fn start_bench(
         &mut self,
         report: impl FnMut(&bench::BenchItem) + Send + 'static,
-        done: impl FnOnce(u64, Duration, bool) + Send + 'static,
+        done: impl FnOnce(Result<(u64, Duration), String>, bool) + Send + 'static,
     ) -> Result<(), EngineError> {
         let control = Arc::new(SearchControl::new(false));
         let job_control = Arc::clone(&control);
         self.spawn(JobKind::Bench, control, move || {
-            let (nodes, elapsed) = bench::run(report, &job_control);
-            done(nodes, elapsed, job_control.is_stopped());
+            match guarded(|| {
+                injected_fault("bench");
+                bench::run(report, &job_control)
+            }) {
+                Ok((nodes, elapsed)) => done(Ok((nodes, elapsed)), job_control.is_stopped()),
+                Err(message) => done(Err(message), true),
+            }
         })
     }
 }

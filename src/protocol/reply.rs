@@ -13,6 +13,11 @@ pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const ENGINE_AUTHORS: &str = "the mancala-engine developers";
 
 /// `info string error …`: the one reply to a line that could not be carried out.
+/// The line for a bug of the engine (a panic it survived), with what it said.
+pub fn internal_error(message: &str) -> String {
+    format!("info string error internal: {message} (please report it; the engine goes on)")
+}
+
 pub fn error(message: impl std::fmt::Display) -> String {
     format!("info string error {message}")
 }

@@ -253,7 +253,16 @@ impl Session {
 
     fn handle(&mut self, request: Request) -> Flow {
         match request {
-            Request::Run(command) => self.execute(command),
+            Request::Run(command) => {
+                // A bug of the engine in a command is reported, and the daemon goes on.
+                let run = std::panic::AssertUnwindSafe(|| self.execute(command));
+                std::panic::catch_unwind(run).unwrap_or_else(|payload| {
+                    let message = crate::engine::panic_message(payload.as_ref());
+                    log::error!("a command failed: {message}");
+                    self.out.line(&reply::internal_error(&message));
+                    Flow::Continue
+                })
+            }
             Request::Refuse(message) => {
                 self.out.line(&reply::error(message));
                 Flow::Continue
@@ -299,7 +308,10 @@ impl Session {
             Command::PonderHit => self.engine.ponderhit(),
             Command::Bench => self.start_bench(),
             Command::Eval => out.lines(reply::eval(
-                &self.engine.eval(),
+                &{
+                    crate::engine::injected_fault("command");
+                    self.engine.eval()
+                },
                 self.engine.game().position().side_to_move(),
             )),
             Command::Display => out.lines(reply::diagram(self.engine.game())),
@@ -402,6 +414,9 @@ impl Session {
             limits,
             move |info| info_out.line(&reply::search_info(&info, multipv)),
             move |outcome| {
+                if let Some(message) = &outcome.internal_error {
+                    done_out.line(&reply::internal_error(message));
+                }
                 done_out.line(&reply::bestmove(&outcome, ponder));
                 let _ = events.send(Event::JobDone);
             },
@@ -417,11 +432,16 @@ impl Session {
         let events = self.events.clone();
         let started = self.engine.start_bench(
             move |item| item_out.line(&reply::bench_item(item)),
-            move |nodes, elapsed, stopped| {
+            move |result, stopped| {
+                match result {
+                    Err(message) => done_out.line(&reply::internal_error(&message)),
+                    Ok(_) if stopped => {}
+                    Ok((nodes, elapsed)) => {
+                        done_out.lines(reply::bench_totals(nodes, elapsed.as_secs_f64()))
+                    }
+                }
                 if stopped {
                     done_out.line("info string bench stopped");
-                } else {
-                    done_out.lines(reply::bench_totals(nodes, elapsed.as_secs_f64()));
                 }
                 let _ = events.send(Event::JobDone);
             },
@@ -448,6 +468,10 @@ impl Session {
                     out.line(&reply::perft_total(nodes));
                 }
                 PerftEvent::Stopped => out.line(&reply::perft_stopped()),
+                PerftEvent::Failed(message) => {
+                    out.line(&reply::internal_error(&message));
+                    out.line(&reply::perft_stopped());
+                }
             },
             move || {
                 let _ = events.send(Event::JobDone);

@@ -135,6 +135,8 @@ pub struct SearchOutcome {
     pub nodes: u64,
     pub depth: u32,
     pub score: Option<Score>,
+    /// A bug ended the search early (its message): the move is only a legal one.
+    pub internal_error: Option<String>,
 }
 
 /// What every search thread shares.
@@ -437,6 +439,7 @@ fn solve_small(
         ponder: solution.pv.get(1).copied(),
         nodes: solution.nodes,
         depth: plies.max(1) as u32,
+        internal_error: None,
         score: Some(score),
     })
 }
@@ -572,8 +575,14 @@ fn iterative_deepening<S: Spec>(
                 .map(|(mv, s)| format!("{mv} {} [{}, {}]", s.value, s.lo, s.hi))
                 .collect::<Vec<_>>()
         );
-        if completed[0].best_is_proven_optimal() {
-            break; // no deeper search can find a better margin
+        // No deeper search can find a better margin; the line shown reaches the end once the
+        // depth covers it.
+        let covered = match Score::from_value(completed[0].value) {
+            Score::Mate { plies, .. } => depth as i32 >= plies.abs(),
+            Score::Centi(_) => true,
+        };
+        if completed[0].best_is_proven_optimal() && covered {
+            break;
         }
         if let Some(soft) = shared.plan.soft
             && shared.clock() >= soft / 2
@@ -608,6 +617,7 @@ fn iterative_deepening<S: Spec>(
         ponder: best_line.get(1).copied(),
         nodes: 0,
         depth: completed_depth,
+        internal_error: None,
         score: completed.first().map(|r| Score::from_value(r.value)),
     }
 }
@@ -708,6 +718,7 @@ fn forced_play(game: &Game, start: Instant, report: &mut dyn FnMut(SearchInfo)) 
         ponder: pv.get(1).copied(),
         nodes: pv.len() as u64,
         depth: pv.len() as u32,
+        internal_error: None,
         score: Some(score),
     }
 }

@@ -83,7 +83,11 @@ mod tests {
             let row = &pos.pits()[pos.row(side)];
             let word = RowWord::of::<S>(&pos, side);
             let count = |f: &dyn Fn(u8) -> bool| row.iter().filter(|&&c| f(c)).count() as i32;
-            assert_eq!(word.total(), row.iter().map(|&c| c as i32).sum(), "{text}");
+            assert_eq!(
+                word.total(),
+                row.iter().map(|&c| c as i32).sum::<i32>(),
+                "{text}"
+            );
             assert_eq!(word.non_empty(), count(&|c| c > 0), "{text}");
             assert_eq!(word.at_least(lap), count(&|c| c >= lap), "{text}");
             assert_eq!(word.exactly(3), count(&|c| c == 3), "{text}");
