@@ -548,7 +548,24 @@ fn iterative_deepening<S: Spec>(
                     results.push(result);
                 }
                 Ok(_) => break,
-                Err(Aborted) => break 'deepening,
+                Err(Aborted) => {
+                    // An unfinished iteration still tells something if a move already scored
+                    // inside its window at the new depth: that move is better than the last
+                    // iteration's answer, whose move is searched first.
+                    if lines == 1
+                        && let Some(partial) = main.unfinished_root()
+                        && completed
+                            .first()
+                            .is_none_or(|done| done.pv.first() != partial.pv.first())
+                    {
+                        log::debug!("depth {depth} unfinished: {} instead", partial.pv[0]);
+                        main.flush_nodes();
+                        report(iteration_info(shared, main, depth, 1, &partial));
+                        completed = vec![partial];
+                        completed_depth = depth;
+                    }
+                    break 'deepening;
+                }
             }
         }
         main.flush_nodes();
@@ -584,8 +601,10 @@ fn iterative_deepening<S: Spec>(
         if completed[0].best_is_proven_optimal() && covered {
             break;
         }
+        // An iteration takes a few times the one before: start the next only if it has a fair
+        // chance to finish, since an unfinished one gives at best a better move.
         if let Some(soft) = shared.plan.soft
-            && shared.clock() >= soft / 2
+            && shared.clock() >= soft * 3 / 5
         {
             break;
         }

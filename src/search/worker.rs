@@ -229,6 +229,18 @@ impl<'a, S: Spec> Worker<'a, S> {
         })
     }
 
+    /// What the root search that was just aborted had found: the line of a move that scored
+    /// inside the window (the first move searched, or one that beat it), if any.
+    pub fn unfinished_root(&self) -> Option<RootResult> {
+        let pv = self.pv[0].clone();
+        let &(_, scored) = self.root_moves.iter().find(|(mv, _)| Some(mv) == pv.first())?;
+        Some(RootResult {
+            value: scored.value,
+            pv,
+            moves: self.root_moves.clone(),
+        })
+    }
+
     /// Adds this thread's uncounted nodes to the shared total.
     pub fn flush_nodes(&mut self) {
         self.shared
