@@ -1,0 +1,590 @@
+// mancala-board's page: draws the board and plays through the engine's protocol only. It knows
+// no rules: the legal moves, the positions after moves and the end of the game all come from
+// the engine (`query moves`, `query fen`, `query gameover`, `d`), as in any GUI.
+'use strict';
+
+const GAMES = {
+  'mangala-ii': { pits: 6, name: 'Mangala II', stores: false },
+  'mangala-iv': { pits: 7, name: 'Mangala IV', stores: false },
+  'al-manqala': { pits: 7, name: 'Al-manqala', stores: false },
+  'anywoli': { pits: 12, name: 'Anywoli', stores: true },
+};
+const QUERY_TIMEOUT = 5000;
+const MARGIN_TIMEOUT = 5000;
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  boardId: null,
+  socket: null,
+  variant: 'mangala-ii',
+  base: 'startpos', // 'startpos', 'fen <string>' or 'random <seed>'
+  moves: [],
+  position: null, // parsed position string
+  previous: null, // the position before the last move, to show its sowing
+  legal: [],
+  over: false,
+  human: 'S', // the side a person plays, or null for engine vs engine
+  thinking: false,
+  generation: 0, // bumped whenever the game changes under a running search
+  lines: new Map(),
+  pending: [], // requests waiting for their answer, in the order sent
+  broken: false,
+  updating: 0, // position updates in flight: no clicks meanwhile
+};
+
+// ---------------------------------------------------------------------------------------------
+// Talking to the engine.
+
+function setStatus(text, bad) {
+  $('engine-status').textContent = text;
+  $('engine-status').classList.toggle('bad', !!bad);
+  $('restart').hidden = !bad;
+}
+
+function showMessage(text) {
+  $('message').textContent = text || '';
+}
+
+// The page's state, for people (the cursor, the buttons) and for tests: 'broken', 'updating'
+// (reading back a position), 'thinking', 'over' or 'idle'.
+function setBusy(busy) {
+  document.body.dataset.state = state.broken ? 'broken' : state.updating ? 'updating' : busy ? 'thinking' : state.over ? 'over' : 'idle';
+}
+
+// Sends `line`; resolves with the lines received until `done(line)` says the answer is complete
+// (or at once when `done` is null: the command has no answer).
+function request(line, done, timeout, onLine) {
+  return new Promise((resolve, reject) => {
+    if (!state.socket || state.socket.readyState !== WebSocket.OPEN || state.broken) {
+      reject(new Error('the engine is not connected'));
+      return;
+    }
+    state.socket.send(line);
+    if (!done) {
+      resolve([]);
+      return;
+    }
+    const entry = { line, done, onLine, lines: [], resolve, reject };
+    entry.timer = setTimeout(() => engineBroke(`the engine does not answer '${line}'`), timeout || QUERY_TIMEOUT);
+    state.pending.push(entry);
+  });
+}
+
+function response(what) {
+  return request(`query ${what}`, (l) => l.startsWith('response')).then((lines) => {
+    const last = lines[lines.length - 1];
+    return last.slice('response'.length).trim();
+  });
+}
+
+function received(text) {
+  if (text.startsWith('board exit')) {
+    engineBroke('the engine stopped (it may have crashed)');
+    return;
+  }
+  if (text.startsWith('board error')) {
+    showMessage(text.slice('board error '.length));
+    return;
+  }
+  const head = state.pending[0];
+  if (!head) {
+    return; // a line nobody waits for (a stopped search's bestmove after an undo)
+  }
+  head.lines.push(text);
+  if (head.onLine) head.onLine(text);
+  if (head.done(text)) {
+    clearTimeout(head.timer);
+    state.pending.shift();
+    head.resolve(head.lines);
+  }
+}
+
+function engineBroke(why) {
+  state.broken = true;
+  state.thinking = false;
+  setStatus(why, true);
+  const waiting = state.pending;
+  state.pending = [];
+  for (const entry of waiting) {
+    clearTimeout(entry.timer);
+    entry.reject(new Error(why));
+  }
+  setBusy(false);
+  render(); // no pit takes a click until the engine is back
+}
+
+async function api(path, method) {
+  const reply = await fetch(path, { method: method || 'POST', headers: { 'X-Mancala-Board': '1' } });
+  if (!reply.ok) {
+    let why = `${reply.status}`;
+    try { why = (await reply.json()).error; } catch (e) { /* not JSON */ }
+    throw new Error(why);
+  }
+  return reply.status === 204 ? null : reply.json();
+}
+
+function connect() {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://${location.host}/api/boards/${state.boardId}/socket`);
+    socket.onopen = () => { state.socket = socket; resolve(); };
+    socket.onerror = () => reject(new Error('cannot connect to the board'));
+    socket.onmessage = (event) => received(event.data);
+    socket.onclose = () => {
+      if (state.socket === socket) engineBroke('the connection to the board was lost');
+    };
+  });
+}
+
+async function startEngine() {
+  await request('uci', (l) => l === 'uciok', 10000);
+  await request(`variant ${state.variant}`, null);
+  await request(`setoption name MultiPV value ${$('multipv').value}`, null);
+  await request('isready', (l) => l === 'readyok');
+  state.broken = false;
+  setStatus('engine ready');
+}
+
+async function openBoard() {
+  state.boardId = (await api('/api/boards')).id;
+  await connect();
+}
+
+// A new engine process for this board (or a new board, if the server closed this one or the
+// connection to it was lost), then the game as it was.
+async function restartEngine() {
+  try {
+    setStatus('restarting the engine…');
+    const connected = state.socket && state.socket.readyState === WebSocket.OPEN;
+    let reopen = !connected;
+    if (connected) {
+      try {
+        await api(`/api/boards/${state.boardId}/restart`);
+      } catch (e) {
+        if (e.message !== 'no such board') throw e;
+        reopen = true;
+      }
+    }
+    if (reopen) {
+      if (connected) {
+        const old = state.socket;
+        state.socket = null; // its closing is not news
+        old.close();
+      }
+      await openBoard();
+    }
+    state.pending = [];
+    state.broken = false;
+    state.thinking = false;
+    state.generation += 1;
+    await startEngine();
+    await refresh();
+  } catch (e) {
+    setStatus(`cannot restart the engine: ${e.message}`, true);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The game.
+
+function moveName(pit, n) {
+  return pit < n ? String.fromCharCode(65 + pit) : String.fromCharCode(97 + pit - n);
+}
+
+function parsePosition(text) {
+  const n = GAMES[state.variant].pits;
+  const fields = text.split('-');
+  return {
+    text,
+    pits: fields.slice(0, 2 * n).map(Number),
+    captured: [Number(fields[2 * n]), Number(fields[2 * n + 1])],
+    side: fields[2 * n + 2],
+    lastFour: fields[2 * n + 3],
+  };
+}
+
+function positionCommand() {
+  return `position ${state.base}${state.moves.length ? ' moves ' + state.moves.join(' ') : ''}`;
+}
+
+// Sets the engine's game to ours and reads back the position, the legal moves and the end.
+async function refresh() {
+  const generation = state.generation;
+  state.updating += 1;
+  setBusy(false);
+  try {
+    await readBack(generation);
+  } finally {
+    state.updating -= 1;
+    setBusy(state.thinking);
+  }
+  if (generation !== state.generation) return;
+  render();
+  maybeThink();
+}
+
+async function readBack(generation) {
+  const lines = await request(positionCommand(), null)
+    .then(() => request('isready', (l) => l === 'readyok'));
+  const refused = lines.find((l) => l.startsWith('info string error'));
+  if (refused) throw new Error(refused.slice('info string error '.length));
+  const fen = await response('fen');
+  const legal = (await response('moves')).split(' ').filter((m) => m);
+  const over = (await response('gameover')) === 'true';
+  if (generation !== state.generation) return;
+  state.previous = state.position;
+  state.position = parsePosition(fen);
+  state.legal = legal;
+  state.over = over;
+  $('result').textContent = '';
+  if (over) {
+    const diagram = await request('d', (l) => l.startsWith('Game over:'));
+    const end = diagram[diagram.length - 1].slice('Game over: '.length);
+    $('result').textContent = `Game over: ${end}`;
+  }
+}
+
+function humanToMove() {
+  return state.human && state.position && state.position.side === state.human && !state.over;
+}
+
+// Whether a click may play now: the person's turn, and no update in flight.
+function canPlay() {
+  return humanToMove() && !state.updating && !state.thinking && !state.broken;
+}
+
+function maybeThink() {
+  setBusy(false);
+  if (state.over || state.thinking || state.broken || !state.position) return;
+  if (!humanToMove()) think();
+}
+
+async function think() {
+  state.thinking = true;
+  setBusy(true);
+  state.lines.clear();
+  const generation = state.generation;
+  const side = state.position.side;
+  const movetime = Number($('movetime').value);
+  renderTurn();
+  try {
+    const lines = await request(`go movetime ${movetime}`, (l) => l.startsWith('bestmove'),
+      movetime + MARGIN_TIMEOUT, (l) => { if (l.startsWith('info depth')) showInfo(l, side); });
+    state.thinking = false;
+    if (generation !== state.generation) {
+      // The game changed under the search (undo, new game, swap, engine vs engine off): its
+      // move is dropped, and the board is drawn for whoever is to move now.
+      render();
+      maybeThink();
+      return;
+    }
+    const move = lines[lines.length - 1].split(' ')[1];
+    if (!move || move === '(none)') { setBusy(false); return; }
+    state.moves.push(move);
+    await refresh();
+  } catch (e) {
+    state.thinking = false;
+    if (!state.broken) showMessage(e.message);
+  }
+}
+
+async function play(move) {
+  if (!canPlay() || !state.legal.includes(move)) return;
+  state.moves.push(move);
+  showMessage('');
+  try {
+    await refresh();
+  } catch (e) {
+    state.moves.pop();
+    showMessage(e.message);
+  }
+}
+
+// Ends a running search and forgets its answer.
+async function interrupt() {
+  state.generation += 1;
+  if (state.thinking && state.socket) {
+    state.socket.send('stop');
+    // The stopped search's bestmove still comes: wait for it to pass.
+    while (state.thinking) await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function newGame(base) {
+  await interrupt();
+  state.base = base || 'startpos';
+  state.moves = [];
+  state.position = null;
+  state.previous = null;
+  state.lines.clear();
+  showMessage('');
+  $('side-answer').textContent = '';
+  try {
+    await request('ucinewgame', null);
+    await refresh();
+  } catch (e) {
+    showMessage(e.message);
+  }
+}
+
+async function undo() {
+  await interrupt();
+  if (!state.moves.length) return;
+  // Back to the last position where the person was to move (one move in engine vs engine).
+  state.moves.pop();
+  if (state.human) {
+    while (state.moves.length) {
+      await request(positionCommand(), null);
+      if (parsePosition(await response('fen')).side === state.human) break;
+      state.moves.pop();
+    }
+  }
+  state.previous = null;
+  state.position = null;
+  try { await refresh(); } catch (e) { showMessage(e.message); }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing.
+
+function render() {
+  const game = GAMES[state.variant];
+  const n = game.pits;
+  const board = $('board');
+  board.style.setProperty('--pits', n);
+  board.replaceChildren();
+  const pos = state.position;
+  if (!pos) return;
+  const before = state.previous;
+  const lastMove = state.moves[state.moves.length - 1];
+  const origin = lastMove && lastMove !== 'pass' ? (lastMove >= 'a' ? n + lastMove.charCodeAt(0) - 97 : lastMove.charCodeAt(0) - 65) : -1;
+  const cell = (tag, cls, text, row, col) => {
+    const el = document.createElement(tag);
+    el.className = cls;
+    if (text !== undefined) el.textContent = text;
+    el.style.gridRow = row;
+    el.style.gridColumn = col;
+    board.appendChild(el);
+    return el;
+  };
+  const storeLabel = game.stores ? 'store' : 'captured';
+  const gain = (side) => before ? pos.captured[side] - before.captured[side] : 0;
+  const store = (side, cls) => {
+    const el = cell('div', `store ${cls}`, undefined, '2 / 4', cls === 'north' ? 1 : n + 2);
+    el.innerHTML = `<span>${side ? 'North' : 'South'}</span><b>${pos.captured[side]}</b><span class="what">${storeLabel}</span>` +
+      (gain(side) > 0 ? `<span class="gain">+${gain(side)}</span>` : '');
+    el.dataset.captured = pos.captured[side];
+    el.id = cls === 'north' ? 'north-store' : 'south-store';
+  };
+  store(1, 'north');
+  store(0, 'south');
+  for (let col = 0; col < n; col++) {
+    // North's row from North's right to North's left, above South's row from South's left.
+    const northPit = 2 * n - 1 - col;
+    const southPit = col;
+    cell('div', 'letter', moveName(northPit, n), 1, col + 2);
+    cell('div', 'letter', moveName(southPit, n), 4, col + 2);
+    for (const [pit, row] of [[northPit, 2], [southPit, 3]]) {
+      const move = moveName(pit, n);
+      const button = cell('button', 'pit', String(pos.pits[pit]), row, col + 2);
+      button.dataset.pit = pit;
+      button.dataset.move = move;
+      button.dataset.count = pos.pits[pit];
+      button.setAttribute('aria-label', `pit ${move}, ${pos.pits[pit]}`);
+      const clickable = canPlay() && state.legal.includes(move);
+      if (clickable) {
+        button.classList.add('legal');
+        button.addEventListener('click', () => play(move));
+      } else {
+        button.disabled = !clickable;
+      }
+      if (before) {
+        if (pit === origin) button.classList.add('origin');
+        else if (pos.pits[pit] > before.pits[pit]) button.classList.add('sown');
+        else if (pos.pits[pit] < before.pits[pit]) button.classList.add('taken');
+      }
+    }
+  }
+  $('fen').value = pos.text;
+  $('moves').textContent = state.moves.length ? state.moves.join(' ') : '(none yet)';
+  $('moves').dataset.moves = state.moves.join(' ');
+  renderTurn();
+  renderLines();
+}
+
+function renderTurn() {
+  const pos = state.position;
+  if (!pos) return;
+  const who = pos.side === 'S' ? 'South' : 'North';
+  let text;
+  if (state.broken) text = 'No engine: press “Restart the engine” above to go on with this game.';
+  else if (state.over) text = 'The game is over.';
+  else if (state.thinking) text = `${who} to move: the engine is thinking…`;
+  else if (humanToMove()) text = state.legal.includes('pass') ? `${who} (you) to move: your row is empty, press Pass.` : `${who} (you) to move: click a pit.`;
+  else text = `${who} to move (the engine).`;
+  $('turn').textContent = text;
+  let pass = $('pass');
+  if (canPlay() && state.legal.includes('pass')) {
+    if (!pass) {
+      pass = document.createElement('button');
+      pass.id = 'pass';
+      pass.textContent = 'Pass';
+      pass.addEventListener('click', () => play('pass'));
+      $('turn').after(pass);
+    }
+  } else if (pass) {
+    pass.remove();
+  }
+}
+
+// One `info` line: the evaluation bar (South's view) and the engine's lines.
+function showInfo(line, side) {
+  const words = line.split(' ');
+  const get = (key) => { const i = words.indexOf(key); return i >= 0 ? words[i + 1] : undefined; };
+  const pvAt = words.indexOf('pv');
+  const info = {
+    depth: get('depth'),
+    multipv: Number(get('multipv') || 1),
+    cp: get('cp') !== undefined ? Number(get('cp')) : undefined,
+    mate: get('mate') !== undefined ? Number(get('mate')) : undefined,
+    margin: get('margin') !== undefined ? Number(get('margin')) : undefined,
+    pv: pvAt >= 0 ? words.slice(pvAt + 1).join(' ') : '',
+    side,
+  };
+  state.lines.set(info.multipv, info);
+  renderLines();
+  if (info.multipv === 1) renderEval(info);
+}
+
+function scoreText(info) {
+  if (info.margin !== undefined) {
+    const sign = info.margin > 0 ? '+' : '';
+    return info.mate !== undefined ? `${sign}${info.margin} (proven, ends in ${Math.abs(info.mate)})` : `${sign}${info.margin} (proven)`;
+  }
+  if (info.mate !== undefined) return info.mate > 0 ? `wins in ${info.mate}` : `loses in ${-info.mate}`;
+  const v = (info.cp || 0) / 100;
+  return `${v > 0 ? '+' : ''}${v.toFixed(2)}`;
+}
+
+function renderLines() {
+  const list = $('lines');
+  list.replaceChildren();
+  for (const key of [...state.lines.keys()].sort()) {
+    const info = state.lines.get(key);
+    const item = document.createElement('li');
+    const who = info.side === 'S' ? 'South' : 'North';
+    item.textContent = `depth ${info.depth}, ${scoreText(info)} for ${who}: ${info.pv}`;
+    list.appendChild(item);
+  }
+}
+
+function renderEval(info) {
+  const sign = info.side === 'S' ? 1 : -1;
+  let south; // South's expected margin, in counters
+  if (info.margin !== undefined) south = sign * info.margin;
+  else if (info.mate !== undefined) south = sign * (info.mate > 0 ? 99 : -99);
+  else south = sign * (info.cp || 0) / 100;
+  const share = 50 + Math.max(-50, Math.min(50, south * 2.5));
+  $('evalfill').style.width = `${share}%`;
+  const proven = info.margin !== undefined ? ' proven' : '';
+  $('evaltext').textContent = south === 0 ? `even${proven}` : `${south > 0 ? 'South' : 'North'} +${Math.abs(south).toFixed(info.margin !== undefined ? 0 : 1)}${proven}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Controls.
+
+function wire() {
+  $('variant').addEventListener('change', async () => {
+    await interrupt();
+    state.variant = $('variant').value;
+    $('deal').hidden = state.variant !== 'mangala-iv';
+    try {
+      await request(`variant ${state.variant}`, null);
+      await newGame('startpos');
+    } catch (e) { showMessage(e.message); }
+  });
+  $('multipv').addEventListener('change', () => {
+    request(`setoption name MultiPV value ${$('multipv').value}`, null).catch((e) => showMessage(e.message));
+  });
+  $('new-game').addEventListener('click', () => newGame('startpos'));
+  $('undo').addEventListener('click', () => undo());
+  $('swap').addEventListener('click', async () => {
+    await interrupt();
+    state.human = state.human === 'N' ? 'S' : 'N';
+    setAuto(false);
+    render();
+    maybeThink();
+  });
+  $('auto').addEventListener('click', async () => {
+    const on = $('auto').getAttribute('aria-pressed') !== 'true';
+    await interrupt();
+    setAuto(on);
+    render();
+    maybeThink();
+  });
+  $('copy').addEventListener('click', async () => {
+    const text = $('fen').value;
+    try {
+      await navigator.clipboard.writeText(text);
+      showMessage('');
+    } catch (e) {
+      $('fen').select();
+      document.execCommand('copy');
+    }
+  });
+  $('load').addEventListener('click', async () => {
+    const text = $('fen').value.trim();
+    const saved = { base: state.base, moves: state.moves };
+    await interrupt();
+    state.base = `fen ${text}`;
+    state.moves = [];
+    state.previous = null;
+    try {
+      await refresh();
+      showMessage('');
+    } catch (e) {
+      state.base = saved.base;
+      state.moves = saved.moves;
+      showMessage(e.message);
+      try { await refresh(); } catch (again) { /* reported above */ }
+    }
+  });
+  $('deal-button').addEventListener('click', () => {
+    const seed = $('seed').value.trim();
+    if (!/^[0-9]{1,20}$/.test(seed)) { showMessage('a seed is a whole number'); return; }
+    newGame(`random ${seed}`);
+  });
+  $('side-button').addEventListener('click', async () => {
+    try {
+      const lines = await request('query side', (l) => l.startsWith('response') || l.startsWith('info string error'));
+      const info = lines.find((l) => l.startsWith('info string choose'));
+      const answer = lines[lines.length - 1].replace('response ', '');
+      const why = info ? ` (${info.slice('info string '.length)})` : '';
+      $('side-answer').textContent = `The engine would choose ${answer}${why}.`;
+    } catch (e) { showMessage(e.message); }
+  });
+  $('restart').addEventListener('click', () => restartEngine());
+  window.addEventListener('pagehide', () => {
+    if (state.boardId) navigator.sendBeacon(`/api/boards/${state.boardId}/close`);
+  });
+}
+
+function setAuto(on) {
+  $('auto').setAttribute('aria-pressed', String(on));
+  state.human = on ? null : (state.human || 'S');
+}
+
+async function main() {
+  wire();
+  try {
+    await openBoard();
+    await startEngine();
+    await newGame('startpos');
+  } catch (e) {
+    state.broken = true;
+    setStatus(`no board: ${e.message}`, true);
+    setBusy(false);
+  }
+}
+
+main();

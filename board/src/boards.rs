@@ -1,0 +1,278 @@
+//! The open boards: one engine process each, and the page's connection to it.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What the page hears: an engine line, or news of the board itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    Line(String),
+    /// The engine process ended (crashed, or was killed): the status it gave.
+    EngineExited(String),
+    /// A line from the page was refused, and why.
+    Refused(String),
+}
+
+/// Lines kept for a page that is not (yet) connected.
+const BACKLOG: usize = 4096;
+/// Longest engine line passed on (an engine that prints endless garbage is cut short).
+const MAX_ENGINE_LINE: usize = 64 * 1024;
+
+/// One engine process with its input and the thread reading its output.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Where a board's messages go.
+#[derive(Default)]
+struct Outbox {
+    page: Option<Sender<Message>>,
+    backlog: VecDeque<Message>,
+    /// The process id of the board's current engine: a replaced engine's last words (its exit
+    /// above all) must not reach the page as news of the new one.
+    engine: u32,
+}
+
+pub struct Board {
+    pub id: String,
+    engine: Mutex<Option<Engine>>,
+    outbox: Arc<Mutex<Outbox>>,
+    /// When the page last let go of its connection (`None` while connected).
+    detached_since: Mutex<Option<Instant>>,
+}
+
+/// Passes what engine `pid` said on to the page (or keeps it until the page connects).
+fn deliver(outbox: &Mutex<Outbox>, pid: u32, message: Message) {
+    let mut outbox = outbox.lock().unwrap_or_else(|p| p.into_inner());
+    if pid != outbox.engine {
+        return;
+    }
+    if let Some(page) = &outbox.page
+        && page.send(message.clone()).is_ok()
+    {
+        return;
+    }
+    outbox.page = None;
+    if outbox.backlog.len() == BACKLOG {
+        outbox.backlog.pop_front();
+    }
+    outbox.backlog.push_back(message);
+}
+
+impl Board {
+    fn start_engine(path: &Path, outbox: Arc<Mutex<Outbox>>) -> std::io::Result<Engine> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let pid = child.id();
+        outbox.lock().unwrap_or_else(|p| p.into_inner()).engine = pid;
+        std::thread::Builder::new()
+            .name(format!("engine-{pid}"))
+            .spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                let mut line = Vec::new();
+                loop {
+                    line.clear();
+                    match reader
+                        .by_ref()
+                        .take(MAX_ENGINE_LINE as u64)
+                        .read_until(b'\n', &mut line)
+                    {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let text = String::from_utf8_lossy(&line);
+                            deliver(&outbox, pid, Message::Line(text.trim_end().to_string()));
+                        }
+                    }
+                }
+                deliver(
+                    &outbox,
+                    pid,
+                    Message::EngineExited(format!("engine {pid} ended")),
+                );
+            })?;
+        Ok(Engine { child, stdin })
+    }
+
+    /// Sends one (checked) line to the engine.
+    pub fn send(&self, line: &str) -> Result<(), String> {
+        let mut engine = self.engine.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(engine) = engine.as_mut() else {
+            return Err("the engine is not running: restart it".into());
+        };
+        writeln!(engine.stdin, "{line}")
+            .and_then(|()| engine.stdin.flush())
+            .map_err(|e| format!("the engine does not take input ({e}): restart it"))
+    }
+
+    /// Ends the engine process and starts another.
+    pub fn restart(&self, path: &Path) -> Result<(), String> {
+        let mut engine = self.engine.lock().unwrap_or_else(|p| p.into_inner());
+        // From now on, nothing the old engine says (its end above all) is news.
+        self.outbox.lock().unwrap_or_else(|p| p.into_inner()).engine = 0;
+        engine.take(); // killed on drop
+        *engine = Some(
+            Board::start_engine(path, Arc::clone(&self.outbox))
+                .map_err(|e| format!("cannot start the engine: {e}"))?,
+        );
+        Ok(())
+    }
+
+    /// Connects the page: it receives what waited, then everything as it comes (and what the
+    /// returned sender sends).
+    pub fn attach(&self) -> (Sender<Message>, Receiver<Message>) {
+        let (sender, receiver) = channel();
+        let mut outbox = self.outbox.lock().unwrap_or_else(|p| p.into_inner());
+        for message in outbox.backlog.drain(..) {
+            let _ = sender.send(message);
+        }
+        outbox.page = Some(sender.clone());
+        *self
+            .detached_since
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = None;
+        (sender, receiver)
+    }
+
+    pub fn detach(&self) {
+        self.outbox.lock().unwrap_or_else(|p| p.into_inner()).page = None;
+        *self
+            .detached_since
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
+    }
+}
+
+/// Why a board could not be opened.
+#[derive(Debug)]
+pub enum OpenError {
+    Limit(usize),
+    Engine(String),
+}
+
+/// Every open board, by its unguessable id.
+pub struct Boards {
+    engine: PathBuf,
+    max: usize,
+    open: Mutex<HashMap<String, Arc<Board>>>,
+}
+
+/// A 128-bit random id, from the operating system's generator.
+fn new_id() -> String {
+    let mut bytes = [0u8; 16];
+    let read = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    if read.is_err() {
+        // No /dev/urandom: the standard library's randomly keyed hasher, twice.
+        use std::hash::{BuildHasher, Hasher};
+        for half in bytes.chunks_mut(8) {
+            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+            hasher.write_u128(Instant::now().elapsed().as_nanos());
+            half.copy_from_slice(&hasher.finish().to_le_bytes());
+        }
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Boards {
+    pub fn new(engine: PathBuf, max: usize) -> Boards {
+        Boards {
+            engine,
+            max,
+            open: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn engine_path(&self) -> &Path {
+        &self.engine
+    }
+
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
+    pub fn count(&self) -> usize {
+        self.open.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
+    /// Opens a board with an engine of its own, within the limit.
+    pub fn open(&self) -> Result<Arc<Board>, OpenError> {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        if open.len() >= self.max {
+            return Err(OpenError::Limit(self.max));
+        }
+        let outbox = Arc::new(Mutex::new(Outbox::default()));
+        let engine = Board::start_engine(&self.engine, Arc::clone(&outbox))
+            .map_err(|e| OpenError::Engine(format!("cannot start the engine: {e}")))?;
+        let board = Arc::new(Board {
+            id: new_id(),
+            engine: Mutex::new(Some(engine)),
+            outbox,
+            detached_since: Mutex::new(Some(Instant::now())),
+        });
+        open.insert(board.id.clone(), Arc::clone(&board));
+        Ok(board)
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<Board>> {
+        self.open
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(id)
+            .cloned()
+    }
+
+    /// Closes a board: its engine process ends.
+    pub fn close(&self, id: &str) -> bool {
+        let board = self
+            .open
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(id);
+        if let Some(board) = &board {
+            board
+                .engine
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take();
+        }
+        board.is_some()
+    }
+
+    /// Closes the boards whose page has been gone for longer than `grace` (a closed tab).
+    pub fn close_abandoned(&self, grace: Duration) {
+        let abandoned: Vec<String> = self
+            .open
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .filter(|b| {
+                b.detached_since
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .is_some_and(|since| since.elapsed() > grace)
+            })
+            .map(|b| b.id.clone())
+            .collect();
+        for id in abandoned {
+            log::info!("closing board {id}: its page is gone");
+            self.close(&id);
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! The only protocol lines a board needs, checked word by word before they reach an engine. The
+//! engine would refuse a bad line itself, but what a page may make it do (run for hours, eat
+//! memory, quit) is decided here.
+
+/// Longest line accepted: a whole game's `position` command is a few kilobytes.
+pub const MAX_LINE: usize = 16 * 1024;
+/// The longest thinking time a page may ask for, in milliseconds.
+const MAX_MOVETIME: u64 = 60_000;
+
+const VARIANTS: [&str; 4] = ["mangala-ii", "mangala-iv", "al-manqala", "anywoli"];
+const QUERIES: [&str; 8] = [
+    "fen", "moves", "gameover", "p1turn", "result", "score", "side", "tb",
+];
+
+fn is_move(word: &str) -> bool {
+    word == "pass" || (word.len() == 1 && word.bytes().all(|b| b.is_ascii_alphabetic()))
+}
+
+fn is_position_string(word: &str) -> bool {
+    !word.is_empty()
+        && word.len() < 256
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'-' || matches!(b, b'S' | b'N' | b'X'))
+}
+
+fn number(word: Option<&str>, max: u64) -> Option<u64> {
+    word?.parse::<u64>().ok().filter(|&n| n <= max)
+}
+
+/// `line` if a board may send it, else why not.
+pub fn check(line: &str) -> Result<&str, String> {
+    if line.len() > MAX_LINE {
+        return Err(format!("a line is at most {MAX_LINE} bytes"));
+    }
+    if line.contains(['\n', '\r', '\0']) {
+        return Err("one line at a time".into());
+    }
+    let words: Vec<&str> = line.split(' ').collect();
+    let ok = match words.as_slice() {
+        ["uci" | "isready" | "ucinewgame" | "stop" | "d"] => true,
+        ["variant", name] => VARIANTS.contains(name),
+        ["query", what] => QUERIES.contains(what),
+        ["go", "movetime", ms] => number(Some(ms), MAX_MOVETIME).is_some(),
+        ["setoption", "name", "MultiPV", "value", n] => number(Some(n), 12).is_some_and(|n| n >= 1),
+        ["position", rest @ ..] => {
+            let (base, moves) = match rest {
+                ["startpos", moves @ ..] => (true, moves),
+                ["fen", fen, moves @ ..] => (is_position_string(fen), moves),
+                ["random", seed, moves @ ..] => (number(Some(seed), u64::MAX).is_some(), moves),
+                _ => (false, &[][..]),
+            };
+            base && match moves {
+                [] => true,
+                ["moves", list @ ..] => list.iter().all(|m| is_move(m)),
+                _ => false,
+            }
+        }
+        _ => false,
+    };
+    if ok {
+        Ok(line)
+    } else {
+        let shown: String = line.chars().take(60).collect();
+        Err(format!("'{shown}' is not a command a board sends"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_commands_pass() {
+        for line in [
+            "uci",
+            "isready",
+            "stop",
+            "d",
+            "variant anywoli",
+            "query fen",
+            "query side",
+            "go movetime 100",
+            "setoption name MultiPV value 3",
+            "position startpos",
+            "position startpos moves A f pass",
+            "position fen 6-6-6-6-6-6-6-6-6-6-6-6-0-0-S moves A",
+            "position fen 4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-0-0-S-X-X",
+            "position random 18446744073709551615 moves A",
+        ] {
+            assert_eq!(check(line), Ok(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn everything_else_is_refused() {
+        for line in [
+            "quit",
+            "bench",
+            "perft 9",
+            "go infinite",
+            "go depth 99",
+            "go movetime 99999999",
+            "setoption name Hash value 16384",
+            "setoption name TablebasePath value /etc",
+            "setoption name MultiPV value 0",
+            "variant chess",
+            "query fen\nquit",
+            "query  fen",
+            "position startpos moves AB",
+            "position fen ../../etc",
+            "position startpos A f",
+            "uci extra",
+            "",
+        ] {
+            assert!(check(line).is_err(), "{line:?}");
+        }
+        assert!(check(&"position startpos moves A".repeat(2000)).is_err());
+    }
+}

@@ -1,0 +1,70 @@
+//! `mancala-board`: a board in the browser that plays `mancala-engine` through its protocol.
+//!
+//! It serves one page on 127.0.0.1 and, for each board the page opens, starts an engine process
+//! and passes lines between the two: the page's commands (checked: only those a board needs, one
+//! line at a time) to the engine's stdin, and everything the engine prints to the page as it
+//! comes (a WebSocket). It knows no rules: the engine is the referee, exactly as for any
+//! GUI. `mancala-board --help` lists the options.
+
+mod boards;
+mod commands;
+mod server;
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+/// What the command line asked for.
+#[derive(Parser)]
+#[command(
+    name = "mancala-board",
+    version,
+    about = "A board in the browser that plays mancala-engine through its protocol",
+    after_help = "Open the address it prints in a browser. Only pages it serves itself may use it: \
+                  requests with another Host or Origin are refused."
+)]
+pub struct Settings {
+    /// The port on 127.0.0.1 to serve the page on (0: any free port)
+    #[arg(long, default_value_t = 8600)]
+    pub port: u16,
+    /// The engine to start for each board [default: mancala-engine beside this program]
+    #[arg(long, value_name = "PATH")]
+    pub engine: Option<PathBuf>,
+    /// How many boards (engine processes) may be open at once
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub max_engines: u16,
+}
+
+impl Settings {
+    /// The engine to start: the one named, or the one beside this program.
+    pub fn engine_path(&self) -> PathBuf {
+        self.engine.clone().unwrap_or_else(|| {
+            std::env::current_exe()
+                .ok()
+                .and_then(|exe| exe.parent().map(|dir| dir.join("mancala-engine")))
+                .unwrap_or_else(|| PathBuf::from("mancala-engine"))
+        })
+    }
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let settings = Settings::parse();
+    let engine = settings.engine_path();
+    if !engine.is_file() {
+        eprintln!(
+            "mancala-board: no engine at {} (build it with 'cargo build --release', or give \
+             --engine PATH)",
+            engine.display()
+        );
+        return ExitCode::from(2);
+    }
+    match server::serve(settings) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mancala-board: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

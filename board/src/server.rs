@@ -1,0 +1,342 @@
+//! The web server: the page, a few JSON calls, and one WebSocket per board.
+//!
+//! Crates: httparse reads request heads, tungstenite speaks WebSocket over the connection (both
+//! small, well kept, synchronous: a thread per connection is plenty for a board on one's own
+//! machine, and no async runtime is needed).
+//!
+//! Nobody else gets in: the server listens on 127.0.0.1 only; every request must name this
+//! server in its `Host` (a DNS-rebinding site names its own) and, when it has an `Origin`, come
+//! from this server's own page (a page of any other site that opens a WebSocket or posts here
+//! says where it comes from); calls that change anything must have that `Origin` and a custom
+//! header (which other sites cannot send without a preflight this server never grants); and a
+//! board is reached only by its random 128-bit id. The engine's path comes from the command line
+//! only.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use tungstenite::protocol::{Role, WebSocket};
+use tungstenite::{Message as WsMessage, handshake::derive_accept_key};
+
+use crate::Settings;
+use crate::boards::{Board, Boards, Message, OpenError};
+use crate::commands;
+
+const INDEX: &str = include_str!("../page/index.html");
+const SCRIPT: &str = include_str!("../page/app.js");
+const STYLE: &str = include_str!("../page/style.css");
+
+/// Longest request head or body read.
+const MAX_REQUEST: usize = 16 * 1024;
+/// A page that reconnects quickly keeps its board; after this long without it, it closes.
+const ABANDONED_AFTER: Duration = Duration::from_secs(10);
+
+/// What this server calls itself, for the `Host` and `Origin` checks.
+struct Identity {
+    hosts: [String; 2],
+    origins: [String; 2],
+}
+
+impl Identity {
+    fn new(port: u16) -> Identity {
+        Identity {
+            hosts: [format!("127.0.0.1:{port}"), format!("localhost:{port}")],
+            origins: [
+                format!("http://127.0.0.1:{port}"),
+                format!("http://localhost:{port}"),
+            ],
+        }
+    }
+}
+
+pub fn serve(settings: Settings) -> anyhow::Result<()> {
+    let listener = TcpListener::bind(("127.0.0.1", settings.port))
+        .with_context(|| format!("cannot listen on 127.0.0.1:{}", settings.port))?;
+    let port = listener.local_addr()?.port();
+    let identity = Arc::new(Identity::new(port));
+    let boards = Arc::new(Boards::new(
+        settings.engine_path(),
+        usize::from(settings.max_engines),
+    ));
+    println!(
+        "mancala-board: open http://127.0.0.1:{port}/ in a browser (engine {}, at most {} boards)",
+        boards.engine_path().display(),
+        boards.max()
+    );
+    let _ = std::io::stdout().flush();
+    {
+        let boards = Arc::clone(&boards);
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(Duration::from_secs(1));
+                boards.close_abandoned(ABANDONED_AFTER);
+            }
+        });
+    }
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else { continue };
+        let (boards, identity) = (Arc::clone(&boards), Arc::clone(&identity));
+        std::thread::spawn(move || {
+            if let Err(e) = handle(stream, &boards, &identity) {
+                log::debug!("connection: {e:#}");
+            }
+        });
+    }
+    Ok(())
+}
+
+/// A request's head, as the server needs it.
+struct Request {
+    method: String,
+    path: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Request {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn read_request(reader: &mut BufReader<TcpStream>) -> anyhow::Result<Option<Request>> {
+    let mut head = Vec::new();
+    loop {
+        let before = head.len();
+        let read = reader
+            .by_ref()
+            .take((MAX_REQUEST - head.len()) as u64)
+            .read_until(b'\n', &mut head)?;
+        if read == 0 {
+            return Ok(None);
+        }
+        if head.ends_with(b"\r\n\r\n") || head.ends_with(b"\n\n") {
+            break;
+        }
+        anyhow::ensure!(
+            head.len() < MAX_REQUEST && head.len() > before,
+            "request too long"
+        );
+    }
+    let mut headers = [httparse::EMPTY_HEADER; 64];
+    let mut parsed = httparse::Request::new(&mut headers);
+    anyhow::ensure!(parsed.parse(&head)?.is_complete(), "incomplete request");
+    let headers: Vec<(String, String)> = parsed
+        .headers
+        .iter()
+        .map(|h| {
+            (
+                h.name.to_string(),
+                String::from_utf8_lossy(h.value).trim().to_string(),
+            )
+        })
+        .collect();
+    let mut request = Request {
+        method: parsed.method.unwrap_or("").to_string(),
+        path: parsed.path.unwrap_or("").to_string(),
+        headers,
+        body: Vec::new(),
+    };
+    let length: usize = request
+        .header("content-length")
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(0);
+    anyhow::ensure!(length <= MAX_REQUEST, "body too long");
+    request.body = vec![0; length];
+    reader.read_exact(&mut request.body)?;
+    Ok(Some(request))
+}
+
+fn respond(stream: &mut TcpStream, status: &str, kind: &str, body: &str) -> std::io::Result<()> {
+    write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: \
+         no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src \
+         'self'; connect-src 'self'\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    stream.flush()
+}
+
+fn json_error(stream: &mut TcpStream, status: &str, message: &str) -> std::io::Result<()> {
+    let escaped = message.replace('\\', "\\\\").replace('"', "\\\"");
+    respond(
+        stream,
+        status,
+        "application/json",
+        &format!("{{\"error\": \"{escaped}\"}}"),
+    )
+}
+
+fn handle(stream: TcpStream, boards: &Boards, identity: &Identity) -> anyhow::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut stream = stream;
+    let Some(request) = read_request(&mut reader)? else {
+        return Ok(());
+    };
+    log::debug!(
+        "{} {} (host {:?}, origin {:?})",
+        request.method,
+        request.path,
+        request.header("host"),
+        request.header("origin")
+    );
+    // Who may ask: this server's own name, and its own page.
+    let host_ok = request.header("host").is_some_and(|h| {
+        identity
+            .hosts
+            .iter()
+            .any(|ours| ours.eq_ignore_ascii_case(h))
+    });
+    if !host_ok {
+        json_error(&mut stream, "421 Misdirected Request", "unknown host")?;
+        return Ok(());
+    }
+    let origin = request.header("origin");
+    if origin.is_some_and(|o| !identity.origins.iter().any(|ours| ours == o)) {
+        json_error(
+            &mut stream,
+            "403 Forbidden",
+            "requests from other sites are refused",
+        )?;
+        return Ok(());
+    }
+    let from_page = origin.is_some() && request.header("x-mancala-board") == Some("1");
+    let path = request.path.split('?').next().unwrap_or("").to_string();
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    match (request.method.as_str(), parts.as_slice()) {
+        ("GET", [""] | ["index.html"]) => {
+            respond(&mut stream, "200 OK", "text/html; charset=utf-8", INDEX)?
+        }
+        ("GET", ["app.js"]) => respond(
+            &mut stream,
+            "200 OK",
+            "text/javascript; charset=utf-8",
+            SCRIPT,
+        )?,
+        ("GET", ["style.css"]) => respond(&mut stream, "200 OK", "text/css; charset=utf-8", STYLE)?,
+        ("GET", ["api", "status"]) => respond(
+            &mut stream,
+            "200 OK",
+            "application/json",
+            &format!(
+                "{{\"boards\": {}, \"max\": {}}}",
+                boards.count(),
+                boards.max()
+            ),
+        )?,
+        ("POST", ["api", "boards"]) if from_page => match boards.open() {
+            Ok(board) => respond(
+                &mut stream,
+                "201 Created",
+                "application/json",
+                &format!("{{\"id\": \"{}\"}}", board.id),
+            )?,
+            Err(OpenError::Limit(max)) => json_error(
+                &mut stream,
+                "503 Service Unavailable",
+                &format!(
+                    "all {max} boards this server allows are open (close a tab, or start \
+                     mancala-board with a larger --max-engines)"
+                ),
+            )?,
+            Err(OpenError::Engine(e)) => json_error(&mut stream, "500 Internal Server Error", &e)?,
+        },
+        ("POST", ["api", "boards", id, "restart"]) if from_page => match boards.get(id) {
+            Some(board) => match board.restart(boards.engine_path()) {
+                Ok(()) => respond(&mut stream, "204 No Content", "text/plain", "")?,
+                Err(e) => json_error(&mut stream, "500 Internal Server Error", &e)?,
+            },
+            None => json_error(&mut stream, "404 Not Found", "no such board")?,
+        },
+        // A closing tab's beacon cannot carry the custom header; closing is harmless anyway.
+        ("POST", ["api", "boards", id, "close"]) if origin.is_some() => {
+            if boards.close(id) {
+                respond(&mut stream, "204 No Content", "text/plain", "")?
+            } else {
+                json_error(&mut stream, "404 Not Found", "no such board")?
+            }
+        }
+        ("GET", ["api", "boards", id, "socket"]) if origin.is_some() => {
+            let upgrade = request
+                .header("upgrade")
+                .is_some_and(|u| u.eq_ignore_ascii_case("websocket"));
+            let key = request.header("sec-websocket-key");
+            match (boards.get(id), upgrade, key) {
+                (Some(board), true, Some(key)) => {
+                    let accept = derive_accept_key(key.as_bytes());
+                    write!(
+                        stream,
+                        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: \
+                         Upgrade\r\nSec-WebSocket-Accept: {accept}\r\n\r\n"
+                    )?;
+                    stream.flush()?;
+                    stream.set_read_timeout(None)?;
+                    session(stream, &board);
+                }
+                (None, _, _) => json_error(&mut stream, "404 Not Found", "no such board")?,
+                _ => json_error(&mut stream, "400 Bad Request", "a WebSocket is expected")?,
+            }
+        }
+        ("POST", ["api", ..]) | ("GET", ["api", "boards", ..]) => json_error(
+            &mut stream,
+            "403 Forbidden",
+            "only the board's own page may do this",
+        )?,
+        _ => json_error(&mut stream, "404 Not Found", "nothing here")?,
+    }
+    Ok(())
+}
+
+/// A page's connection to its board: its messages are commands for the engine (checked), and
+/// everything the engine says goes to it as it comes. `board …` messages are the server's own:
+/// `board error <why>` for a refused command, `board exit <status>` when the engine ended.
+fn session(stream: TcpStream, board: &Arc<Board>) {
+    let Ok(write_half) = stream.try_clone() else {
+        return;
+    };
+    let mut reader = WebSocket::from_raw_socket(stream, Role::Server, None);
+    let mut writer = WebSocket::from_raw_socket(write_half, Role::Server, None);
+    let (notices, messages) = board.attach();
+    let forward = std::thread::spawn(move || {
+        loop {
+            let text = match messages.recv_timeout(Duration::from_secs(15)) {
+                Ok(Message::Line(line)) => line,
+                Ok(Message::EngineExited(status)) => format!("board exit {status}"),
+                Ok(Message::Refused(why)) => format!("board error {why}"),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if writer.send(WsMessage::Ping(Vec::new().into())).is_err() {
+                        return;
+                    }
+                    continue;
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
+            };
+            if writer.send(WsMessage::Text(text.into())).is_err() {
+                return;
+            }
+        }
+    });
+    loop {
+        match reader.read() {
+            Ok(WsMessage::Text(text)) => {
+                let outcome = commands::check(text.as_str()).and_then(|line| board.send(line));
+                if let Err(why) = outcome {
+                    let _ = notices.send(Message::Refused(why));
+                }
+            }
+            Ok(WsMessage::Close(_)) | Err(_) => break,
+            Ok(_) => {}
+        }
+    }
+    drop(notices);
+    board.detach();
+    let _ = forward.join();
+}

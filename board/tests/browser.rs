@@ -1,0 +1,448 @@
+//! The board in a real browser: headless Chromium (Debian's package) plays whole games of every
+//! game through the page, by clicks, checking the board it draws against the game replayed
+//! independently with the rules library after every move, and saves screenshots at desktop and
+//! phone sizes in `target/board-screenshots/`.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use mancala_engine::rules::{Game, LastFourRule, Move, Position, Side, Variant};
+
+use common::BoardServer;
+use common::chromium::{Chromium, Page, available};
+
+const LONG: Duration = Duration::from_secs(30);
+
+fn screenshots() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/board-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn settled(page: &mut Page) {
+    page.wait_for(
+        "['idle','over'].includes(document.body.dataset.state) && \
+         document.querySelectorAll('.pit').length > 0",
+        LONG,
+        "the page settles",
+    );
+}
+
+/// The moves shown on the page.
+fn moves(page: &mut Page) -> Vec<Move> {
+    let text = page.text("document.getElementById('moves').dataset.moves");
+    text.split_whitespace()
+        .map(|m| m.parse().unwrap())
+        .collect()
+}
+
+/// Checks the board as drawn (pit counts, captured totals, the position string, whether the
+/// game is over) against the game replayed with the rules library from `base`.
+fn check_board(page: &mut Page, variant: Variant, base: Position) {
+    let played = moves(page);
+    let mut game = Game::new(base, LastFourRule::default());
+    game.play_all(&played).expect("the page's moves are legal");
+    let pos = game.position();
+    let pits: Vec<u32> = serde_json::from_value(page.eval(
+        "[...document.querySelectorAll('.pit')].sort((a, b) => a.dataset.pit - b.dataset.pit)\
+         .map(p => Number(p.dataset.count))",
+    ))
+    .unwrap();
+    let expected: Vec<u32> = pos.pits().iter().map(|&c| c as u32).collect();
+    assert_eq!(pits, expected, "{variant}: the drawn pits after {played:?}");
+    let captured = [
+        page.text("document.getElementById('south-store').dataset.captured"),
+        page.text("document.getElementById('north-store').dataset.captured"),
+    ];
+    assert_eq!(
+        captured,
+        [
+            pos.captured(Side::South).to_string(),
+            pos.captured(Side::North).to_string()
+        ],
+        "{variant}"
+    );
+    assert_eq!(
+        page.text("document.getElementById('fen').value"),
+        pos.to_string(),
+        "{variant}"
+    );
+    let over = page.text("document.body.dataset.state") == "over";
+    assert_eq!(over, game.is_over(), "{variant} after {played:?}");
+}
+
+/// Plays a game through the page (the person's moves by clicks on legal pits, or Pass; the
+/// engine's answers at 50 ms), checking the board after every move, until it ends or `plies`
+/// moves are played. Returns whether it ended.
+fn play(page: &mut Page, variant: Variant, base: Position, plies: usize) -> bool {
+    loop {
+        settled(page);
+        check_board(page, variant, base);
+        if page.text("document.body.dataset.state") == "over" {
+            let result = page.text("document.getElementById('result').textContent");
+            assert!(result.starts_with("Game over: "), "{result}");
+            return true;
+        }
+        let before = moves(page).len();
+        if before >= plies {
+            return false;
+        }
+        if page.eval("!!document.getElementById('pass')") == serde_json::Value::Bool(true) {
+            page.click("#pass");
+        } else {
+            page.click(".pit.legal");
+        }
+        page.wait_for(
+            &format!(
+                "document.getElementById('moves').dataset.moves.split(' ')\
+                 .filter(m => m).length > {before}"
+            ),
+            LONG,
+            "the click plays a move",
+        );
+    }
+}
+
+fn open(chromium: &Chromium, server: &BoardServer, width: u32, height: u32, mobile: bool) -> Page {
+    let mut page = chromium.page(width, height, mobile);
+    page.navigate(&server.url());
+    settled(&mut page);
+    page.choose("movetime", "50");
+    page
+}
+
+fn switch_to(page: &mut Page, variant: Variant) {
+    page.choose("variant", variant.name());
+    page.wait_for(
+        &format!(
+            "document.getElementById('fen').value.split('-').length === {}",
+            Position::field_count(variant)
+        ),
+        LONG,
+        "the game switches",
+    );
+    settled(page);
+}
+
+#[test]
+fn whole_games_through_the_page_in_every_game() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = open(&chromium, &server, 1100, 900, false);
+    for variant in Variant::ALL {
+        switch_to(&mut page, variant);
+        assert!(
+            play(&mut page, variant, Position::start(variant), 600),
+            "{variant}: the game did not end"
+        );
+        page.screenshot(&screenshots().join(format!("{variant}-desktop.png")));
+    }
+}
+
+#[test]
+fn the_page_fits_a_phone() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = open(&chromium, &server, 390, 844, true);
+    for variant in Variant::ALL {
+        switch_to(&mut page, variant);
+        assert_eq!(
+            page.eval("document.documentElement.scrollWidth <= window.innerWidth"),
+            serde_json::Value::Bool(true),
+            "{variant}: the page is wider than the phone"
+        );
+        play(&mut page, variant, Position::start(variant), 6);
+        page.screenshot(&screenshots().join(format!("{variant}-phone.png")));
+    }
+}
+
+fn position_string(page: &mut Page) -> String {
+    page.text("document.getElementById('fen').value")
+}
+
+#[test]
+fn undo_swap_engine_vs_engine_and_position_strings() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = open(&chromium, &server, 1100, 900, false);
+    let start = Position::start(Variant::MangalaII);
+
+    // A move by click, the engine's answer, then undo: back to where the person was to move.
+    page.click(".pit.legal");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves.split(' ').length === 2",
+        LONG,
+        "the engine answers",
+    );
+    settled(&mut page);
+    check_board(&mut page, Variant::MangalaII, start);
+    page.click("#undo");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves === ''",
+        LONG,
+        "undo takes back both moves",
+    );
+    settled(&mut page);
+    assert_eq!(position_string(&mut page), start.to_string());
+
+    // Swap sides: the engine plays South's move, and the person is North.
+    page.click("#swap");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves.split(' ').length === 1 && \
+         document.body.dataset.state === 'idle'",
+        LONG,
+        "the engine moves for South",
+    );
+    assert!(
+        page.text("document.getElementById('turn').textContent")
+            .starts_with("North (you) to move"),
+        "{}",
+        page.describe()
+    );
+    assert!(
+        page.text("document.querySelector('.pit.legal').dataset.move")
+            .chars()
+            .all(|c| c.is_ascii_lowercase())
+    );
+    check_board(&mut page, Variant::MangalaII, start);
+
+    // Engine vs engine plays on without clicks, until it is switched off.
+    page.click("#auto");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves.split(' ').length >= 6",
+        LONG,
+        "engine vs engine plays",
+    );
+    page.click("#auto");
+    settled(&mut page);
+    check_board(&mut page, Variant::MangalaII, start);
+    assert_eq!(
+        page.text("document.getElementById('auto').getAttribute('aria-pressed')"),
+        "false"
+    );
+
+    // The engine's lines: as many as asked for.
+    page.choose("multipv", "3");
+    page.click("#new-game");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves === '' && document.body.dataset.state === 'idle'",
+        LONG,
+        "a new game",
+    );
+    page.click(".pit.legal");
+    page.wait_for(
+        "document.querySelectorAll('#lines li').length === 3",
+        LONG,
+        "three lines",
+    );
+    let line = page.text("document.querySelector('#lines li').textContent");
+    assert!(
+        line.starts_with("depth ") && line.contains(" for North: "),
+        "{line}"
+    );
+    settled(&mut page);
+
+    // A pasted position string is loaded; a bad one is refused and changes nothing.
+    let endgame = "0-0-0-0-2-1-0-0-0-0-1-3-30-35-S";
+    page.type_into("fen", endgame);
+    page.click("#load");
+    page.wait_for(
+        &format!("document.getElementById('fen').value === '{endgame}' && document.body.dataset.state === 'idle'"),
+        LONG,
+        "the position loads",
+    );
+    let base = Position::from_position_string(Variant::MangalaII, endgame).unwrap();
+    check_board(&mut page, Variant::MangalaII, base);
+    page.type_into("fen", "7-7-7-0-0-S");
+    page.click("#load");
+    page.wait_for(
+        "document.getElementById('message').textContent.length > 0",
+        LONG,
+        "the refusal",
+    );
+    settled(&mut page);
+    assert_eq!(position_string(&mut page), endgame);
+    let message = page.text("document.getElementById('message').textContent");
+    assert!(message.contains("position"), "{message}");
+    // The game from it is played to its end.
+    assert!(play(&mut page, Variant::MangalaII, base, 200));
+    page.screenshot(&screenshots().join("mangala-ii-endgame.png"));
+}
+
+#[test]
+fn mangala_iv_deal_and_side_choice() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = open(&chromium, &server, 1100, 900, false);
+    switch_to(&mut page, Variant::MangalaIV);
+    assert_eq!(page.text("document.getElementById('deal').hidden"), "false");
+    page.type_into("seed", "12345");
+    page.click("#deal-button");
+    let dealt = Position::mangala_iv_deal(12345);
+    page.wait_for(
+        &format!("document.getElementById('fen').value === '{dealt}'"),
+        LONG,
+        "the deal",
+    );
+    settled(&mut page);
+    page.click("#side-button");
+    page.wait_for(
+        "document.getElementById('side-answer').textContent.startsWith('The engine would choose ')",
+        LONG,
+        "the side-choice answer",
+    );
+    let answer = page.text("document.getElementById('side-answer').textContent");
+    let choice = answer.trim_start_matches("The engine would choose ");
+    assert!(
+        ["south", "north", "either"]
+            .iter()
+            .any(|side| choice.starts_with(side)),
+        "{answer}"
+    );
+    page.screenshot(&screenshots().join("mangala-iv-deal.png"));
+    assert!(
+        play(&mut page, Variant::MangalaIV, dealt, 600),
+        "the dealt game ends"
+    );
+}
+
+/// The process ids of the engines the board server started.
+fn engines(server: &BoardServer) -> Vec<u32> {
+    common::engine_children(server.pid())
+}
+
+fn signal(pid: u32, signal: &str) {
+    let status = std::process::Command::new("kill")
+        .args([format!("-{signal}"), pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn a_crashed_or_hung_engine_is_shown_and_restarted_from_the_page() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = open(&chromium, &server, 1100, 900, false);
+    page.click(".pit.legal");
+    settled(&mut page);
+    let before = position_string(&mut page);
+
+    // A crash: the page says so at once and offers a restart, which keeps the game.
+    let crashed = engines(&server);
+    assert_eq!(crashed.len(), 1);
+    signal(crashed[0], "KILL");
+    page.wait_for(
+        "document.body.dataset.state === 'broken'",
+        LONG,
+        "the crash is shown",
+    );
+    let status = page.text("document.getElementById('engine-status').textContent");
+    assert!(status.contains("stopped"), "{status}");
+    assert_eq!(
+        page.text("document.getElementById('restart').hidden"),
+        "false"
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('.pit.legal').length"),
+        0,
+        "no clicks without an engine"
+    );
+    page.screenshot(&screenshots().join("engine-crashed.png"));
+    page.click("#restart");
+    settled(&mut page);
+    assert_eq!(position_string(&mut page), before);
+    assert_eq!(
+        page.text("document.getElementById('engine-status').textContent"),
+        "engine ready"
+    );
+    assert_eq!(
+        page.text("document.getElementById('restart').hidden"),
+        "true"
+    );
+
+    // A hang: the engine stops answering; the page gives up waiting and offers a restart.
+    let hung = engines(&server);
+    assert_eq!(hung.len(), 1);
+    assert_ne!(hung, crashed);
+    signal(hung[0], "STOP");
+    page.click(".pit.legal");
+    page.wait_for(
+        "document.body.dataset.state === 'broken'",
+        LONG,
+        "the hang is shown",
+    );
+    let status = page.text("document.getElementById('engine-status').textContent");
+    assert!(status.contains("does not answer"), "{status}");
+    page.click("#restart");
+    settled(&mut page);
+    assert!(
+        !engines(&server).contains(&hung[0]),
+        "the hung engine was ended"
+    );
+    // The game goes on with the new engine: the person's move stands, the engine answers.
+    page.click(".pit.legal");
+    settled(&mut page);
+    check_board(
+        &mut page,
+        Variant::MangalaII,
+        Position::start(Variant::MangalaII),
+    );
+}
+
+#[test]
+fn closing_a_tab_ends_its_engine_and_the_limit_is_shown() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&["--max-engines", "2"]);
+    let first = open(&chromium, &server, 800, 700, false);
+    let mut second = open(&chromium, &server, 800, 700, false);
+    assert_eq!(engines(&server).len(), 2);
+    // A third tab: no engine, and the page says why.
+    let mut third = chromium.page(800, 700, false);
+    third.navigate(&server.url());
+    third.wait_for(
+        "document.body.dataset.state === 'broken'",
+        LONG,
+        "the refusal",
+    );
+    let status = third.text("document.getElementById('engine-status').textContent");
+    assert!(
+        status.contains("all 2 boards this server allows are open"),
+        "{status}"
+    );
+    third.screenshot(&screenshots().join("board-limit.png"));
+    // Closing a tab ends its engine, and the third tab can then start one.
+    first.close();
+    let start = std::time::Instant::now();
+    while engines(&server).len() != 1 {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the closed tab's engine still runs"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    third.click("#restart");
+    settled(&mut third);
+    assert_eq!(engines(&server).len(), 2);
+    settled(&mut second);
+}

@@ -1,0 +1,422 @@
+//! The board server without a browser: who may use it (Host, Origin, the page's own header),
+//! what reaches the engine (only the board's commands, one line at a time), the limit on boards,
+//! and engines that end with their board (closed, or abandoned by a tab that went away).
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use common::{BoardServer, engine_children};
+use tungstenite::client::IntoClientRequest;
+use tungstenite::{Message, WebSocket};
+
+/// A raw HTTP/1.1 request with exactly these headers; the status code and the body.
+fn http(port: u16, method: &str, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut request = format!("{method} {path} HTTP/1.1\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("Content-Length: 0\r\n\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).unwrap();
+    let status = reply
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {reply:?}"));
+    let body = reply.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+    (status, body.to_string())
+}
+
+/// The headers the board's own page sends.
+fn own(port: u16) -> [(String, String); 3] {
+    [
+        ("Host".into(), format!("127.0.0.1:{port}")),
+        ("Origin".into(), format!("http://127.0.0.1:{port}")),
+        ("X-Mancala-Board".into(), "1".into()),
+    ]
+}
+
+fn as_refs(headers: &[(String, String)]) -> Vec<(&str, &str)> {
+    headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect()
+}
+
+/// Opens a board as the page does; its id.
+fn open_board(port: u16) -> String {
+    let (status, body) = http(port, "POST", "/api/boards", &as_refs(&own(port)));
+    assert_eq!(status, 201, "{body}");
+    let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+    json["id"].as_str().unwrap().to_string()
+}
+
+type Socket = WebSocket<TcpStream>;
+
+/// The board's WebSocket, opened with `origin`; the handshake's error status if refused.
+fn socket(port: u16, id: &str, origin: Option<&str>) -> Result<Socket, u16> {
+    let mut request = format!("ws://127.0.0.1:{port}/api/boards/{id}/socket")
+        .into_client_request()
+        .unwrap();
+    if let Some(origin) = origin {
+        request
+            .headers_mut()
+            .insert("Origin", origin.parse().unwrap());
+    }
+    let stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    match tungstenite::client(request, stream) {
+        Ok((socket, _)) => Ok(socket),
+        Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(reply))) => {
+            Err(reply.status().as_u16())
+        }
+        Err(e) => panic!("handshake: {e}"),
+    }
+}
+
+fn own_socket(port: u16, id: &str) -> Socket {
+    socket(port, id, Some(&format!("http://127.0.0.1:{port}"))).expect("the page's socket")
+}
+
+/// Reads messages until one satisfies `last`; all of them.
+fn read_until(socket: &mut Socket, last: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    loop {
+        match socket.read().expect("a message") {
+            Message::Text(text) => {
+                let text = text.to_string();
+                let done = last(&text);
+                lines.push(text);
+                if done {
+                    return lines;
+                }
+            }
+            Message::Close(_) => panic!("closed after {lines:?}"),
+            _ => {}
+        }
+    }
+}
+
+fn send(socket: &mut Socket, line: &str) {
+    socket.send(Message::Text(line.into())).unwrap();
+}
+
+fn wait_until(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < limit, "{what}: not within {limit:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_page_is_served_to_its_own_host_only() {
+    let server = BoardServer::start(&[]);
+    let port = server.port;
+    let host = format!("127.0.0.1:{port}");
+    let (status, body) = http(port, "GET", "/", &[("Host", &host)]);
+    assert_eq!(status, 200);
+    assert!(body.contains("<script src=\"/app.js\">"), "{body}");
+    let (status, _) = http(port, "GET", "/", &[("Host", &format!("localhost:{port}"))]);
+    assert_eq!(status, 200);
+    for script in ["/app.js", "/style.css"] {
+        assert_eq!(http(port, "GET", script, &[("Host", &host)]).0, 200);
+    }
+    // A DNS-rebinding site reaches 127.0.0.1 under its own name.
+    let (status, body) = http(
+        port,
+        "GET",
+        "/",
+        &[("Host", &format!("evil.example:{port}"))],
+    );
+    assert_eq!(status, 421, "{body}");
+    assert_eq!(http(port, "GET", "/", &[]).0, 421, "no Host at all");
+    assert_eq!(
+        http(port, "GET", "/", &[("Host", "127.0.0.1:1")]).0,
+        421,
+        "another port"
+    );
+    assert_eq!(http(port, "GET", "/nothing", &[("Host", &host)]).0, 404);
+}
+
+#[test]
+fn other_sites_cannot_open_or_drive_boards() {
+    let server = BoardServer::start(&[]);
+    let port = server.port;
+    let host = format!("127.0.0.1:{port}");
+    let evil = "http://evil.example";
+    // Opening a board: the page's Origin and its header, both.
+    for headers in [
+        vec![("Host", host.as_str())],
+        vec![("Host", host.as_str()), ("X-Mancala-Board", "1")],
+        vec![
+            ("Host", host.as_str()),
+            ("Origin", evil),
+            ("X-Mancala-Board", "1"),
+        ],
+        vec![
+            ("Host", host.as_str()),
+            ("Origin", &format!("http://127.0.0.1:{port}")),
+        ],
+        vec![
+            ("Host", "evil.example"),
+            ("Origin", "http://evil.example"),
+            ("X-Mancala-Board", "1"),
+        ],
+    ] {
+        let (status, body) = http(port, "POST", "/api/boards", &headers);
+        assert!(
+            status == 403 || status == 421,
+            "{headers:?}: {status} {body}"
+        );
+    }
+    assert_eq!(engine_children(server.pid()).len(), 0, "no engine started");
+
+    let id = open_board(port);
+    // Its socket: refused from another site or without any Origin, and for unknown boards.
+    assert_eq!(socket(port, &id, Some(evil)).err(), Some(403));
+    assert_eq!(socket(port, &id, None).err(), Some(403));
+    assert_eq!(
+        socket(
+            port,
+            "0123456789abcdef0123456789abcdef",
+            Some(&format!("http://127.0.0.1:{port}"))
+        )
+        .err(),
+        Some(404)
+    );
+    // Restarting and closing: the same.
+    let restart = format!("/api/boards/{id}/restart");
+    let (status, _) = http(
+        port,
+        "POST",
+        &restart,
+        &[("Host", &host), ("Origin", evil), ("X-Mancala-Board", "1")],
+    );
+    assert_eq!(status, 403);
+    let close = format!("/api/boards/{id}/close");
+    assert_eq!(
+        http(port, "POST", &close, &[("Host", &host), ("Origin", evil)]).0,
+        403
+    );
+    assert_eq!(http(port, "POST", &close, &[("Host", &host)]).0, 403);
+    assert_eq!(
+        engine_children(server.pid()).len(),
+        1,
+        "the board is still open"
+    );
+}
+
+#[test]
+fn only_board_commands_reach_the_engine_one_line_at_a_time() {
+    let server = BoardServer::start(&[]);
+    let port = server.port;
+    let id = open_board(port);
+    let mut socket = own_socket(port, &id);
+    send(&mut socket, "uci");
+    let lines = read_until(&mut socket, |l| l == "uciok");
+    assert!(lines[0].starts_with("id name mancala-engine"), "{lines:?}");
+    for (line, why) in [
+        ("quit", "'quit' is not a command a board sends"),
+        (
+            "setoption name TablebasePath value /etc",
+            "is not a command a board sends",
+        ),
+        ("go infinite", "is not a command a board sends"),
+        ("go movetime 99999999", "is not a command a board sends"),
+        ("query fen\nquit", "one line at a time"),
+        ("bench", "is not a command a board sends"),
+    ] {
+        send(&mut socket, line);
+        let reply = read_until(&mut socket, |_| true);
+        assert_eq!(reply.len(), 1);
+        assert!(
+            reply[0].starts_with("board error ") && reply[0].contains(why),
+            "{line:?}: {reply:?}"
+        );
+    }
+    // The engine is still there, and still as it was: nothing of the above reached it.
+    send(&mut socket, "position startpos moves A");
+    send(&mut socket, "query fen");
+    assert_eq!(
+        read_until(&mut socket, |_| true),
+        ["response 0-7-7-7-7-7-7-6-6-6-6-6-0-0-N"]
+    );
+    send(&mut socket, "go movetime 50");
+    let search = read_until(&mut socket, |l| l.starts_with("bestmove"));
+    assert!(
+        search.iter().any(|l| l.starts_with("info depth")),
+        "{search:?}"
+    );
+    assert_eq!(engine_children(server.pid()).len(), 1);
+}
+
+#[test]
+fn boards_are_limited_and_the_limit_is_reported() {
+    let server = BoardServer::start(&["--max-engines", "2"]);
+    let port = server.port;
+    let first = open_board(port);
+    let _second = open_board(port);
+    let (status, body) = http(port, "POST", "/api/boards", &as_refs(&own(port)));
+    assert_eq!(status, 503);
+    assert!(
+        body.contains("all 2 boards this server allows are open") && body.contains("--max-engines"),
+        "{body}"
+    );
+    let host = format!("127.0.0.1:{port}");
+    let (_, status) = http(port, "GET", "/api/status", &[("Host", &host)]);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&status).unwrap(),
+        serde_json::json!({"boards": 2, "max": 2})
+    );
+    // Closing one makes room.
+    let close = format!("/api/boards/{first}/close");
+    let origin = format!("http://127.0.0.1:{port}");
+    assert_eq!(
+        http(
+            port,
+            "POST",
+            &close,
+            &[("Host", &host), ("Origin", &origin)]
+        )
+        .0,
+        204
+    );
+    open_board(port);
+}
+
+#[test]
+fn a_closed_board_ends_its_engine() {
+    let server = BoardServer::start(&[]);
+    let port = server.port;
+    let id = open_board(port);
+    let engines = engine_children(server.pid());
+    assert_eq!(engines.len(), 1);
+    let (host, origin) = (
+        format!("127.0.0.1:{port}"),
+        format!("http://127.0.0.1:{port}"),
+    );
+    // The closing tab's beacon: its Origin, no custom header.
+    let close = format!("/api/boards/{id}/close");
+    assert_eq!(
+        http(
+            port,
+            "POST",
+            &close,
+            &[("Host", &host), ("Origin", &origin)]
+        )
+        .0,
+        204
+    );
+    wait_until(Duration::from_secs(5), "the engine ends", || {
+        engine_children(server.pid()).is_empty()
+    });
+    assert_eq!(
+        http(
+            port,
+            "POST",
+            &close,
+            &[("Host", &host), ("Origin", &origin)]
+        )
+        .0,
+        404
+    );
+}
+
+#[test]
+fn a_board_whose_page_went_away_is_closed() {
+    let server = BoardServer::start(&[]);
+    let port = server.port;
+    let id = open_board(port);
+    let mut socket = own_socket(port, &id);
+    send(&mut socket, "isready");
+    read_until(&mut socket, |l| l == "readyok");
+    // The tab dies without a word (no beacon): the connection just ends.
+    drop(socket);
+    let host = format!("127.0.0.1:{port}");
+    wait_until(
+        Duration::from_secs(30),
+        "the abandoned board closes",
+        || {
+            let (_, status) = http(port, "GET", "/api/status", &[("Host", &host)]);
+            status.contains("\"boards\": 0")
+        },
+    );
+    wait_until(Duration::from_secs(5), "its engine ends", || {
+        engine_children(server.pid()).is_empty()
+    });
+}
+
+#[test]
+fn a_crashed_engine_is_reported_and_restarted() {
+    let server = BoardServer::start(&[]);
+    let port = server.port;
+    let id = open_board(port);
+    let mut socket = own_socket(port, &id);
+    let engines = engine_children(server.pid());
+    assert_eq!(engines.len(), 1);
+    kill(engines[0], "KILL");
+    let news = read_until(&mut socket, |l| l.starts_with("board exit"));
+    assert!(news.last().unwrap().contains("ended"), "{news:?}");
+    send(&mut socket, "isready");
+    let refused = read_until(&mut socket, |_| true);
+    assert!(
+        refused[0].starts_with("board error the engine does not take input"),
+        "{refused:?}"
+    );
+    let restart = format!("/api/boards/{id}/restart");
+    assert_eq!(http(port, "POST", &restart, &as_refs(&own(port))).0, 204);
+    send(&mut socket, "isready");
+    assert_eq!(read_until(&mut socket, |_| true), ["readyok"]);
+    let now = engine_children(server.pid());
+    assert_eq!(now.len(), 1);
+    assert_ne!(now[0], engines[0]);
+}
+
+#[test]
+fn a_hung_engine_is_replaced_on_restart() {
+    let server = BoardServer::start(&[]);
+    let port = server.port;
+    let id = open_board(port);
+    let mut socket = own_socket(port, &id);
+    let engines = engine_children(server.pid());
+    kill(engines[0], "STOP");
+    send(&mut socket, "isready");
+    socket
+        .get_mut()
+        .set_read_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+    assert!(socket.read().is_err(), "a stopped engine says nothing");
+    socket
+        .get_mut()
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let restart = format!("/api/boards/{id}/restart");
+    assert_eq!(http(port, "POST", &restart, &as_refs(&own(port))).0, 204);
+    wait_until(Duration::from_secs(5), "the hung engine is gone", || {
+        !engine_children(server.pid()).contains(&engines[0])
+    });
+    // The old engine's end is not news of the new one.
+    send(&mut socket, "isready");
+    assert_eq!(read_until(&mut socket, |_| true), ["readyok"]);
+}
+
+/// Sends signal `signal` to process `pid`.
+fn kill(pid: u32, signal: &str) {
+    let status = std::process::Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(pid.to_string())
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
