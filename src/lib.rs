@@ -6,6 +6,7 @@
 
 pub mod arena;
 pub mod engine;
+pub mod learn;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -28,6 +28,15 @@ USAGE:
   mancala-engine solve <variant> <position string> [--tablebases DIR] [--hash MIB]
                                  prove the solved value of a position (RULES.md) by search,
                                  with the tables of DIR at the leaves
+  mancala-engine datagen <variant> <games> <file> [--seed S] [--nodes N] [--random-plies K]
+                                 [--threads N] [--tablebases DIR]
+                                 training data from self-play: every position with a search's
+                                 score, the game's final margin and the exact value where the
+                                 tables reach (format: src/learn/data.rs; '-' writes stdout)
+  mancala-engine tune <file>... [--lambda L] [--write FILE]
+                                 fit the evaluation's weights to training data (least squares,
+                                 every tenth game held out) and report the error before and after;
+                                 --write makes the generated source file of the weights
   mancala-engine --help | --version
 
 The rules are in RULES.md, the protocol in protocol.md.
@@ -54,6 +63,8 @@ pub fn main(args: &[String]) -> ExitCode {
         }
         Some("tablebase") => report(tablebase(&args[1..])),
         Some("solve") => report(solve(&args[1..])),
+        Some("datagen") => report(datagen(&args[1..])),
+        Some("tune") => report(tune(args)),
         Some(other) => {
             eprintln!("mancala-engine: unknown argument '{other}'\n\n{USAGE}");
             ExitCode::from(2)
@@ -312,5 +323,169 @@ fn solve(args: &[String]) -> Result<(), String> {
         solution.nodes as f64 / seconds,
         solution.tb_hits
     );
+    Ok(())
+}
+
+fn datagen(args: &[String]) -> Result<(), String> {
+    use crate::learn::datagen::{Settings, generate};
+    let variant = parse_variant(args.first())?;
+    if variant == Variant::MangalaIV {
+        return Err("mangala-iv has no choice of move: there is nothing to learn".into());
+    }
+    let games = number(
+        "<games>",
+        args.get(1)
+            .ok_or("the number of games is missing (see --help)")?,
+        1,
+        100_000_000,
+    )?;
+    let file = args
+        .get(2)
+        .ok_or("the output file is missing (see --help)")?;
+    let mut settings = Settings {
+        variant,
+        games,
+        seed: 1,
+        nodes: 20_000,
+        random_plies: 8,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let mut tables = None;
+    let known = [
+        "--seed",
+        "--nodes",
+        "--random-plies",
+        "--threads",
+        "--tablebases",
+    ];
+    for (flag, value) in options(&args[3.min(args.len())..], &known)? {
+        match flag {
+            "--seed" => settings.seed = number(flag, value, 0, u64::MAX)?,
+            "--nodes" => settings.nodes = number(flag, value, 1, 1_000_000_000)?,
+            "--random-plies" => settings.random_plies = number(flag, value, 0, 60)? as u32,
+            "--threads" => settings.threads = number(flag, value, 1, 256)? as usize,
+            _ => {
+                let loaded =
+                    Tablebases::load(std::path::Path::new(value)).map_err(|e| e.to_string())?;
+                for refused in &loaded.refused {
+                    eprintln!("mancala-engine: {refused} (left out)");
+                }
+                tables = Some(std::sync::Arc::new(loaded.tablebases));
+            }
+        }
+    }
+    let mut out: Box<dyn std::io::Write + Send> = if file == "-" {
+        Box::new(io::stdout())
+    } else {
+        Box::new(std::io::BufWriter::new(
+            std::fs::File::create(file).map_err(|e| format!("cannot create {file}: {e}"))?,
+        ))
+    };
+    let bar = ProgressBar::new(games).with_style(
+        ProgressStyle::with_template(
+            "{prefix} [{bar:40}] {pos}/{len} games, {msg} ({elapsed}, about {eta} left)",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(format!("datagen {variant}"));
+    let started = Instant::now();
+    let summary = generate(&settings, tables, &mut out, &|summary| {
+        bar.set_position(summary.games);
+        bar.set_message(format!("{} positions", summary.positions));
+    })
+    .map_err(|e| format!("cannot write {file}: {e}"))?;
+    bar.finish_and_clear();
+    let [south, draws, north] = summary.results;
+    eprintln!(
+        "datagen {variant}: {} games (South won {south}, drawn {draws}, North won {north}), {} \
+         positions, {} with exact values, in {:.1} s, written to {file}",
+        summary.games,
+        summary.positions,
+        summary.exact,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn tune(args: &[String]) -> Result<(), String> {
+    use crate::learn::data::Record;
+    use crate::learn::tune::{Target, fit, samples, source};
+    let command = format!("mancala-engine {}", args.join(" "));
+    let mut files = Vec::new();
+    let mut target = Target { lambda: 0.5 };
+    let mut write = None;
+    let mut rest = args[1..].iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--lambda" => {
+                let value = rest.next().ok_or("--lambda needs a value")?;
+                target.lambda = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|l| (0.0..=1.0).contains(l))
+                    .ok_or(format!(
+                        "--lambda takes a number from 0 to 1, not '{value}'"
+                    ))?;
+            }
+            "--write" => write = Some(rest.next().ok_or("--write needs a file")?.clone()),
+            flag if flag.starts_with("--") => {
+                return Err(format!("unexpected '{flag}' (see --help)"));
+            }
+            file => files.push(file.to_string()),
+        }
+    }
+    if files.is_empty() {
+        return Err("no training data given (see --help)".into());
+    }
+    let mut fits = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let header = text.lines().next().unwrap_or("");
+        let variant = header
+            .strip_prefix("# mancala-engine datagen ")
+            .and_then(|rest| rest.split_whitespace().next())
+            .ok_or(format!("{file}: not a datagen file (no header line)"))?
+            .parse::<Variant>()
+            .map_err(|e| format!("{file}: {e}"))?;
+        let mut records = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            records
+                .push(Record::parse(variant, line).map_err(|e| format!("{file}:{}: {e}", n + 1))?);
+        }
+        let samples = samples(&records, target);
+        let fit = fit(variant, &samples).map_err(|e| format!("{file}: {e}"))?;
+        println!(
+            "{variant}: {} positions to fit, {} held out (every {}th game)",
+            fit.train,
+            fit.held_out,
+            crate::learn::tune::HOLD_OUT_EVERY
+        );
+        println!("  before {:?}", fit.before);
+        println!("  after  {:?}", fit.after);
+        println!(
+            "  RMSE in counters: training {:.3} -> {:.3}, held out {:.3} -> {:.3}",
+            fit.rmse_train.0, fit.rmse_train.1, fit.rmse_held_out.0, fit.rmse_held_out.1
+        );
+        fits.push((fit, header.trim_start_matches("# ").to_string()));
+    }
+    if let Some(path) = write {
+        let all: Vec<(Variant, crate::search::eval::Weights)> = Variant::ALL
+            .iter()
+            .map(|&v| {
+                let tuned = fits
+                    .iter()
+                    .find(|(f, _)| f.variant == v)
+                    .map(|(f, _)| f.after);
+                (v, tuned.unwrap_or(crate::search::eval::weights(v)))
+            })
+            .collect();
+        std::fs::write(&path, source(&fits, &command, &all))
+            .map_err(|e| format!("cannot write {path}: {e}"))?;
+        println!("weights written to {path}");
+    }
     Ok(())
 }

@@ -33,39 +33,15 @@ pub struct Weights {
 /// Below this many counters on the board the leftover term starts to count, growing linearly.
 const LEFTOVER_FROM: i32 = 24;
 
-/// Mangala II and Al-manqala: one-lap sowing with captures along a chain.
-const ONE_LAP: Weights = Weights {
-    material: 100,
-    row: 4,
-    mobility: 8,
-    threat_pct: 35,
-    big_pit: 30,
-    threes: 0,
-    leftover_pct: 0,
-};
-
+/// The weights of each game: fitted to self-play data by `mancala-engine tune` (the generated
+/// file `weights.rs` says from what data and by which command).
 pub const fn weights(variant: Variant) -> Weights {
     match variant {
-        Variant::MangalaII | Variant::AlManqala => ONE_LAP,
-        Variant::Anywoli => Weights {
-            material: 100,
-            row: 3,
-            mobility: 5,
-            threat_pct: 0,
-            big_pit: 10,
-            threes: 60,
-            leftover_pct: 80,
-        },
+        Variant::MangalaII => super::weights::MANGALA_II,
+        Variant::AlManqala => super::weights::AL_MANQALA,
+        Variant::Anywoli => super::weights::ANYWOLI,
         // Play is forced: the search plays the game out instead.
-        Variant::MangalaIV => Weights {
-            material: 100,
-            row: 100,
-            mobility: 0,
-            threat_pct: 0,
-            big_pit: 0,
-            threes: 0,
-            leftover_pct: 0,
-        },
+        Variant::MangalaIV => super::weights::MANGALA_IV,
     }
 }
 
@@ -152,26 +128,74 @@ fn leftover(pos: &Position, pct: i32) -> i32 {
     }
 }
 
-/// Evaluates `pos` term by term.
-pub fn evaluate_parts(pos: &Position) -> EvalParts {
+/// The evaluation's terms before weighting, "mine minus the opponent's" for the side to move:
+/// what the tuner fits the weights to. `leftover` is the leftover share at 100 percent, in
+/// centi-counters; `threat` the opponent's best capture (0 in games without the term).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    pub material: i32,
+    pub row: i32,
+    pub mobility: i32,
+    pub threat: i32,
+    pub big_pits: i32,
+    pub threes: i32,
+    pub leftover: i32,
+}
+
+impl Features {
+    /// The features in the order of [`EvalParts::named`].
+    pub fn as_array(&self) -> [i32; 7] {
+        [
+            self.material,
+            self.row,
+            self.mobility,
+            self.threat,
+            self.big_pits,
+            self.threes,
+            self.leftover,
+        ]
+    }
+}
+
+/// The unweighted terms of `pos`.
+pub fn features(pos: &Position) -> Features {
     let me = pos.side_to_move();
     let opp = me.opponent();
-    let w = weights(pos.variant());
     let lap = pos.rules().pit_count() as u8;
     let mine = row_stats(&pos.pits()[pos.row(me)], lap);
     let theirs = row_stats(&pos.pits()[pos.row(opp)], lap);
-    let threat = if w.threat_pct != 0 && matches!(pos.rules().laps, Laps::Single { .. }) {
-        -w.threat_pct * threat(pos, opp)
+    let threat = if matches!(pos.rules().laps, Laps::Single { .. }) {
+        threat(pos, opp)
     } else {
         0
     };
-    EvalParts {
-        material: w.material * (pos.captured(me) as i32 - pos.captured(opp) as i32),
-        row: w.row * (mine.total - theirs.total),
-        mobility: w.mobility * (mine.filled - theirs.filled),
+    Features {
+        material: pos.captured(me) as i32 - pos.captured(opp) as i32,
+        row: mine.total - theirs.total,
+        mobility: mine.filled - theirs.filled,
         threat,
-        big_pits: w.big_pit * (mine.big - theirs.big),
-        threes: w.threes * (mine.threes - theirs.threes),
+        big_pits: mine.big - theirs.big,
+        threes: mine.threes - theirs.threes,
+        leftover: if pos.variant() == Variant::Anywoli {
+            leftover(pos, 100)
+        } else {
+            0
+        },
+    }
+}
+
+/// Evaluates `pos` term by term.
+pub fn evaluate_parts(pos: &Position) -> EvalParts {
+    let w = weights(pos.variant());
+    let f = features(pos);
+    EvalParts {
+        material: w.material * f.material,
+        row: w.row * f.row,
+        mobility: w.mobility * f.mobility,
+        threat: -w.threat_pct * f.threat,
+        big_pits: w.big_pit * f.big_pits,
+        threes: w.threes * f.threes,
+        // Not `f.leftover` scaled: the integer share must round as `evaluate` rounds it.
         leftover: leftover(pos, w.leftover_pct),
     }
 }

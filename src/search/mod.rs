@@ -11,6 +11,7 @@ pub mod score;
 pub mod solver;
 mod strategy;
 pub mod tt;
+mod weights;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};

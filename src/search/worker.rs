@@ -233,7 +233,10 @@ impl<'a, S: Spec> Worker<'a, S> {
     /// inside the window (the first move searched, or one that beat it), if any.
     pub fn unfinished_root(&self) -> Option<RootResult> {
         let pv = self.pv[0].clone();
-        let &(_, scored) = self.root_moves.iter().find(|(mv, _)| Some(mv) == pv.first())?;
+        let &(_, scored) = self
+            .root_moves
+            .iter()
+            .find(|(mv, _)| Some(mv) == pv.first())?;
         Some(RootResult {
             value: scored.value,
             pv,

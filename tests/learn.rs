@@ -1,0 +1,187 @@
+//! Training data and the tuner: a seed reproduces a set whatever the threads, the labels are
+//! what they say (final margins from the games' ends, exact values from tables), and the tuner
+//! reads the files and writes the generated weights, through the real binary.
+
+use std::process::Command;
+use std::sync::Arc;
+
+use mancala_engine::learn::data::Record;
+use mancala_engine::learn::datagen::{Settings, Summary, generate};
+use mancala_engine::rules::{Side, Variant};
+use mancala_engine::tablebase::Tablebases;
+use mancala_engine::tablebase::generate::build_in_memory;
+
+fn settings(variant: Variant, threads: usize) -> Settings {
+    Settings {
+        variant,
+        games: 12,
+        seed: 3,
+        nodes: 600,
+        random_plies: 6,
+        threads,
+    }
+}
+
+fn run(settings: &Settings, tables: Option<Arc<Tablebases>>) -> (String, Summary) {
+    let mut out = Vec::new();
+    let summary = generate(settings, tables, &mut out, &|_| {}).unwrap();
+    (String::from_utf8(out).unwrap(), summary)
+}
+
+fn records(variant: Variant, text: &str) -> Vec<Record> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| Record::parse(variant, l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_seed_reproduces_the_set_whatever_the_threads() {
+    for variant in [Variant::MangalaII, Variant::AlManqala, Variant::Anywoli] {
+        let (one, summary) = run(&settings(variant, 1), None);
+        let (two, again) = run(&settings(variant, 2), None);
+        assert_eq!(one, two, "{variant}");
+        assert_eq!(summary, again);
+        assert_eq!(summary.games, 12);
+        assert_eq!(summary.results.iter().sum::<u64>(), 12, "{summary:?}");
+        let records = records(variant, &one);
+        assert_eq!(records.len() as u64, summary.positions);
+        assert!(one.starts_with(&format!(
+            "# mancala-engine datagen {variant} games=12 seed=3 nodes=600 random-plies=6 tablebases=none\n"
+        )));
+        // Another seed, other games.
+        let (other, _) = run(
+            &Settings {
+                seed: 4,
+                ..settings(variant, 1)
+            },
+            None,
+        );
+        assert_ne!(one, other, "{variant}");
+    }
+}
+
+#[test]
+fn each_game_has_one_final_margin_seen_from_each_side_to_move() {
+    let (text, _) = run(&settings(Variant::MangalaII, 2), None);
+    let records = records(Variant::MangalaII, &text);
+    for game in 0..12 {
+        let of_game: Vec<&Record> = records.iter().filter(|r| r.game == game).collect();
+        assert!(!of_game.is_empty(), "game {game}");
+        // One final margin per game, seen from each side to move.
+        let south: Vec<i32> = of_game
+            .iter()
+            .map(|r| {
+                if r.position.side_to_move() == Side::South {
+                    r.margin
+                } else {
+                    -r.margin
+                }
+            })
+            .collect();
+        assert!(
+            south.windows(2).all(|w| w[0] == w[1]),
+            "game {game}: {south:?}"
+        );
+    }
+}
+
+#[test]
+fn exact_values_come_from_the_tables() {
+    let tables = Arc::new(Tablebases::from_layers(
+        Variant::MangalaII,
+        build_in_memory(Variant::MangalaII, 8),
+    ));
+    let (text, summary) = run(
+        &Settings {
+            games: 6,
+            ..settings(Variant::MangalaII, 2)
+        },
+        Some(Arc::clone(&tables)),
+    );
+    assert!(text.lines().next().unwrap().ends_with("tablebases=up-to-8"));
+    let records = records(Variant::MangalaII, &text);
+    let exact: Vec<&Record> = records.iter().filter(|r| r.exact.is_some()).collect();
+    assert_eq!(exact.len() as u64, summary.exact);
+    assert!(!exact.is_empty(), "endgames reach 8 counters");
+    for r in &records {
+        assert_eq!(r.exact.is_some(), r.position.on_board() <= 8, "{r}");
+        assert_eq!(r.exact, tables.probe(&r.position), "{r}");
+    }
+}
+
+#[test]
+fn datagen_and_tune_through_the_binary() {
+    let dir = std::env::temp_dir().join(format!("mancala-learn-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("am.txt");
+    let weights = dir.join("weights.rs");
+    let engine = env!("CARGO_BIN_EXE_mancala-engine");
+    let output = Command::new(engine)
+        .args([
+            "datagen",
+            "al-manqala",
+            "40",
+            data.to_str().unwrap(),
+            "--nodes",
+            "500",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("datagen al-manqala: 40 games (South won ") && stderr.contains("positions"),
+        "{stderr}"
+    );
+    let output = Command::new(engine)
+        .args([
+            "tune",
+            data.to_str().unwrap(),
+            "--write",
+            weights.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("al-manqala: ") && stdout.contains("RMSE in counters"),
+        "{stdout}"
+    );
+    let source = std::fs::read_to_string(&weights).unwrap();
+    assert!(
+        source.contains("generated by `mancala-engine tune`"),
+        "{source}"
+    );
+    assert!(source.contains("pub const AL_MANQALA: Weights"), "{source}");
+    assert!(source.contains("pub const MANGALA_II: Weights"), "{source}");
+    // Bad input: refused with a reason, nothing written.
+    for (args, why) in [
+        (vec!["datagen", "mangala-iv", "5", "-"], "no choice of move"),
+        (
+            vec!["datagen", "al-manqala", "0", "-"],
+            "<games> takes a number",
+        ),
+        (
+            vec!["datagen", "al-manqala", "5", "-", "--nodes"],
+            "--nodes needs a value",
+        ),
+        (vec!["tune"], "no training data"),
+        (vec!["tune", "/nonexistent"], "cannot read /nonexistent"),
+        (
+            vec!["tune", concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")],
+            "not a datagen file",
+        ),
+    ] {
+        let output = Command::new(engine).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
