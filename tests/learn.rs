@@ -110,45 +110,34 @@ fn exact_values_come_from_the_tables() {
     }
 }
 
+/// Runs the engine binary with `args`; its stdout and stderr, after checking that it succeeded.
+fn engine_ok(args: &[&str]) -> (String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+        .args(args)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout).to_string(),
+        String::from_utf8_lossy(&output.stderr).to_string(),
+    );
+    assert!(output.status.success(), "{args:?}: {stdout}{stderr}");
+    (stdout, stderr)
+}
+
 #[test]
 fn datagen_and_tune_through_the_binary() {
     let dir = std::env::temp_dir().join(format!("mancala-learn-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let data = dir.join("am.txt");
     let weights = dir.join("weights.rs");
+    let (data_path, weights_path) = (data.to_str().unwrap(), weights.to_str().unwrap());
     let engine = env!("CARGO_BIN_EXE_mancala-engine");
-    let output = Command::new(engine)
-        .args([
-            "datagen",
-            "al-manqala",
-            "40",
-            data.to_str().unwrap(),
-            "--nodes",
-            "500",
-        ])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    let (_, stderr) = engine_ok(&["datagen", "al-manqala", "80", data_path, "--nodes", "300"]);
     assert!(
-        stderr.contains("datagen al-manqala: 40 games (South won ") && stderr.contains("positions"),
+        stderr.contains("datagen al-manqala: 80 games (South won ") && stderr.contains("positions"),
         "{stderr}"
     );
-    let output = Command::new(engine)
-        .args([
-            "tune",
-            data.to_str().unwrap(),
-            "--write",
-            weights.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let (stdout, _) = engine_ok(&["tune", data_path, "--write", weights_path]);
     assert!(
         stdout.contains("al-manqala: ") && stdout.contains("RMSE in counters"),
         "{stdout}"
@@ -160,6 +149,16 @@ fn datagen_and_tune_through_the_binary() {
     );
     assert!(source.contains("pub const AL_MANQALA: Weights"), "{source}");
     assert!(source.contains("pub const MANGALA_II: Weights"), "{source}");
+    // Pit tables: fitted and written as tables, the other games' weights as the build has them.
+    let (stdout, _) = engine_ok(&["tune", data_path, "--pits", "--write", weights_path]);
+    assert!(stdout.contains("a value for each count"), "{stdout}");
+    let source = std::fs::read_to_string(&weights).unwrap();
+    assert!(source.contains("al-manqala (Pits): fitted to "), "{source}");
+    assert!(
+        source.contains("pub const AL_MANQALA_PITS: PitValues = PitValues {\n    used: true,"),
+        "{source}"
+    );
+    assert!(source.contains("mangala-ii: not fitted here"), "{source}");
     // Bad input: refused with a reason, nothing written.
     for (args, why) in [
         (vec!["datagen", "mangala-iv", "5", "-"], "no choice of move"),

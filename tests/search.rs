@@ -47,8 +47,12 @@ fn takes_a_capture_chain_worth_taking() {
     // C takes a (2), F (4) and E (6): twelve counters.
     let g = game("mangala-ii", "0-0-4-7-5-3-1-0-0-0-0-0-26-26-S", "");
     assert_eq!(best(&g, 6), "C");
-    let g = game("mangala-ii", "0-1-0-0-0-0-0-0-0-4-7-5-27-28-N", "");
-    assert_eq!(best(&g, 6), "d");
+    // The same for North: c takes A (2), f (4) and e (6). Solved values after each move, for
+    // South (`mancala-engine solve`): c −8, d +8, e +4, f +8, so c is the one right move.
+    // (An earlier North position here, 0-1-0-0-0-0-0-0-0-4-7-5-27-28-N, had every move end 11
+    // behind with best play, so it could not tell a good choice from a bad one.)
+    let g = game("mangala-ii", "1-0-0-0-0-0-0-0-4-7-5-3-26-26-N", "");
+    assert_eq!(best(&g, 6), "c");
 }
 
 #[test]

@@ -2,22 +2,259 @@
 //! worth (the exact value where the tables know it, else a blend of the game's final margin and a
 //! search's score), with whole games held out to show that the fit generalises.
 //!
-//! The evaluation is linear in its weights (`eval::features`), and material is exact (100 per
-//! counter), so the fit solves the normal equations of the other terms: a handful of unknowns,
-//! solved exactly, with a little ridge to keep terms that the data cannot tell apart near zero.
+//! The evaluation is linear in its weights (`eval::features`, and the pit tables), and material
+//! is exact (100 per counter), so the fit solves the normal equations of the other terms, with a
+//! little ridge to keep what the data cannot tell apart near zero. Two models: `Terms` fits the
+//! hand-made terms (a few unknowns); `Pits` fits a value for every count in every pit of both
+//! rows, with the opponent's threat and Anywoli's leftover (hundreds of unknowns, each position
+//! touching only its own pits' entries).
 
 use super::data::Record;
 use crate::rules::Variant;
-use crate::search::eval::{Features, Weights, features, weights};
+use crate::search::eval::{
+    COUNT_BUCKETS, PitValues, Weights, bucket, evaluate_parts, features, pit_values, weights,
+};
 
-/// Which terms a game's evaluation has, in the order of `Features::as_array` (material first,
-/// which is not fitted).
-fn terms(variant: Variant) -> [bool; 7] {
-    match variant {
-        Variant::MangalaII | Variant::AlManqala => [false, true, true, true, true, false, false],
-        Variant::Anywoli => [false, true, true, false, true, true, true],
-        Variant::MangalaIV => [false; 7],
+/// What the fit may change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// The terms' weights: row, mobility, threat, big pits, threes, leftover.
+    Terms,
+    /// A table of count values per pit for both rows, plus threat and leftover.
+    Pits,
+}
+
+/// One unknown of the fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unknown {
+    /// The term of `Features::as_array` with this index.
+    Term(usize),
+    /// The value of `count` bucket in pit `pit` of the mover's row (`theirs`: the other row).
+    Pit {
+        theirs: bool,
+        pit: usize,
+        count: usize,
+    },
+}
+
+/// The terms each game's evaluation has, by index of `Features::as_array` (material, row,
+/// mobility, threat, big pits, threes, leftover); material is never fitted.
+fn terms(variant: Variant, model: Model) -> Vec<usize> {
+    let one_lap = matches!(variant, Variant::MangalaII | Variant::AlManqala);
+    let candidates: &[usize] = match model {
+        Model::Terms if one_lap => &[1, 2, 3, 4],
+        Model::Terms => &[1, 2, 4, 5, 6],
+        Model::Pits if one_lap => &[3],
+        Model::Pits => &[6],
+    };
+    if variant == Variant::MangalaIV {
+        return Vec::new();
     }
+    candidates.to_vec()
+}
+
+fn unknowns(variant: Variant, model: Model) -> Vec<Unknown> {
+    let mut list: Vec<Unknown> = terms(variant, model)
+        .into_iter()
+        .map(Unknown::Term)
+        .collect();
+    if model == Model::Pits && variant != Variant::MangalaIV {
+        for theirs in [false, true] {
+            for pit in 0..variant.rules().pits_per_row {
+                for count in 0..COUNT_BUCKETS {
+                    list.push(Unknown::Pit { theirs, pit, count });
+                }
+            }
+        }
+    }
+    list
+}
+
+/// How a record's target value is made.
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    /// The share of the game's final margin against the search's score (0 to 1).
+    pub lambda: f64,
+}
+
+impl Target {
+    /// What the position is worth, centi-counters for the side to move.
+    pub fn of(&self, record: &Record) -> f64 {
+        match record.exact {
+            Some(exact) => 100.0 * exact as f64,
+            None => {
+                self.lambda * 100.0 * record.margin as f64
+                    + (1.0 - self.lambda) * record.search as f64
+            }
+        }
+    }
+}
+
+/// One position ready for fitting: its values of the unknowns (sparse), the part of its
+/// evaluation that is not fitted (material), what it is worth, and what the build's own
+/// evaluation says of it.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    x: Vec<(u32, f64)>,
+    known: f64,
+    pub target: f64,
+    pub before: f64,
+    pub held_out: bool,
+}
+
+/// Whole games whose number is a multiple of this are held out.
+pub const HOLD_OUT_EVERY: u64 = 10;
+
+pub fn samples(variant: Variant, model: Model, records: &[Record], target: Target) -> Vec<Sample> {
+    let list = unknowns(variant, model);
+    records
+        .iter()
+        .map(|r| {
+            let pos = &r.position;
+            let f = features(pos).as_array();
+            let mut x = Vec::new();
+            let me = pos.side_to_move();
+            for (i, unknown) in list.iter().enumerate() {
+                let value = match *unknown {
+                    Unknown::Term(t) => f[t] as f64,
+                    Unknown::Pit { theirs, pit, count } => {
+                        let side = if theirs { me.opponent() } else { me };
+                        let c = pos.pits()[pos.row(side).start + pit];
+                        if bucket(c) == count { 1.0 } else { 0.0 }
+                    }
+                };
+                if value != 0.0 {
+                    x.push((i as u32, value));
+                }
+            }
+            Sample {
+                x,
+                known: 100.0 * f[0] as f64,
+                target: target.of(r),
+                before: evaluate_parts(pos).total() as f64,
+                held_out: r.game % HOLD_OUT_EVERY == 0,
+            }
+        })
+        .collect()
+}
+
+/// Root mean square error, in counters, of `predict` on the samples `which` selects.
+fn rmse(
+    samples: &[Sample],
+    predict: impl Fn(&Sample) -> f64,
+    which: impl Fn(&Sample) -> bool,
+) -> f64 {
+    let (mut sum, mut n) = (0.0, 0u64);
+    for s in samples.iter().filter(|s| which(s)) {
+        sum += (predict(s) - s.target).powi(2);
+        n += 1;
+    }
+    if n == 0 {
+        f64::NAN
+    } else {
+        (sum / n as f64).sqrt() / 100.0
+    }
+}
+
+/// The result of a fit.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    pub variant: Variant,
+    pub model: Model,
+    pub before: Weights,
+    pub after: Weights,
+    pub pits: PitValues,
+    pub train: usize,
+    pub held_out: usize,
+    /// RMSE in counters: (the build's evaluation, the fitted one) on the training part and on
+    /// the held-out part.
+    pub rmse_train: (f64, f64),
+    pub rmse_held_out: (f64, f64),
+}
+
+/// Ridge: a small pull towards zero, per sample, on the normal equations' diagonal.
+const RIDGE: f64 = 1e-3;
+
+/// Fits the unknowns of `model` for `variant` to `samples` (training part only).
+pub fn fit(variant: Variant, model: Model, samples: &[Sample]) -> Result<Fit, String> {
+    let list = unknowns(variant, model);
+    if list.is_empty() {
+        return Err(format!("{variant} has no choice of move: nothing to tune"));
+    }
+    let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
+    let k = list.len();
+    if train.len() < 10 * k {
+        return Err(format!(
+            "{} positions to learn from are too few (at least {})",
+            train.len(),
+            10 * k
+        ));
+    }
+    let mut a = vec![vec![0.0; k]; k];
+    let mut b = vec![0.0; k];
+    for s in &train {
+        let residual = s.target - s.known;
+        for &(i, xi) in &s.x {
+            b[i as usize] += xi * residual;
+            for &(j, xj) in &s.x {
+                a[i as usize][j as usize] += xi * xj;
+            }
+        }
+    }
+    for (i, row) in a.iter_mut().enumerate() {
+        row[i] += RIDGE * train.len() as f64;
+    }
+    let x = solve(a, b).ok_or("the terms cannot be told apart on this data")?;
+    let rounded: Vec<f64> = x.iter().map(|v| v.round()).collect();
+    // The fitted evaluation as the engine will use it: whole centi-counters (the leftover term
+    // in percent).
+    let mut terms = [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+    let mut pits = PitValues {
+        used: model == Model::Pits,
+        ..PitValues::NONE
+    };
+    for (unknown, &v) in list.iter().zip(&x) {
+        match *unknown {
+            Unknown::Term(t) => terms[t] = v,
+            Unknown::Pit { theirs, pit, count } => {
+                let table = if theirs {
+                    &mut pits.theirs
+                } else {
+                    &mut pits.mine
+                };
+                table[pit][count] = v.round() as i32;
+            }
+        }
+    }
+    let after = to_weights(&terms);
+    let coefficient = |i: usize| match list[i] {
+        Unknown::Term(t) => coefficients(&after)[t],
+        Unknown::Pit { .. } => rounded[i],
+    };
+    let predict = |s: &Sample| {
+        s.known
+            + s.x
+                .iter()
+                .map(|&(i, v)| v * coefficient(i as usize))
+                .sum::<f64>()
+    };
+    Ok(Fit {
+        variant,
+        model,
+        before: weights(variant),
+        after,
+        pits,
+        train: train.len(),
+        held_out: samples.len() - train.len(),
+        rmse_train: (
+            rmse(samples, |s| s.before, |s| !s.held_out),
+            rmse(samples, predict, |s| !s.held_out),
+        ),
+        rmse_held_out: (
+            rmse(samples, |s| s.before, |s| s.held_out),
+            rmse(samples, predict, |s| s.held_out),
+        ),
+    })
 }
 
 /// `weights` as the coefficients of `Features::as_array` (centi-counters per unit).
@@ -43,140 +280,6 @@ fn to_weights(c: &[f64; 7]) -> Weights {
         threes: c[5].round() as i32,
         leftover_pct: (c[6] * 100.0).round() as i32,
     }
-}
-
-/// How a record's target value is made.
-#[derive(Clone, Copy, Debug)]
-pub struct Target {
-    /// The share of the game's final margin against the search's score (0 to 1).
-    pub lambda: f64,
-}
-
-impl Target {
-    /// What the position is worth, centi-counters for the side to move.
-    pub fn of(&self, record: &Record) -> f64 {
-        match record.exact {
-            Some(exact) => 100.0 * exact as f64,
-            None => {
-                self.lambda * 100.0 * record.margin as f64
-                    + (1.0 - self.lambda) * record.search as f64
-            }
-        }
-    }
-}
-
-/// One position ready for fitting.
-#[derive(Clone, Copy, Debug)]
-pub struct Sample {
-    pub features: [f64; 7],
-    pub target: f64,
-    pub held_out: bool,
-}
-
-/// Whole games whose number is a multiple of this are held out.
-pub const HOLD_OUT_EVERY: u64 = 10;
-
-pub fn samples(records: &[Record], target: Target) -> Vec<Sample> {
-    records
-        .iter()
-        .map(|r| {
-            let f: Features = features(&r.position);
-            Sample {
-                features: f.as_array().map(f64::from),
-                target: target.of(r),
-                held_out: r.game % HOLD_OUT_EVERY == 0,
-            }
-        })
-        .collect()
-}
-
-/// Root mean square error, in counters, of `coefficients` on the samples `which` selects.
-pub fn rmse(samples: &[Sample], c: &[f64; 7], which: impl Fn(&Sample) -> bool) -> f64 {
-    let (mut sum, mut n) = (0.0, 0u64);
-    for s in samples.iter().filter(|s| which(s)) {
-        let predicted: f64 = s.features.iter().zip(c).map(|(f, w)| f * w).sum();
-        // The evaluation is clamped far beyond any real margin: no clamp needed here.
-        sum += (predicted - s.target).powi(2);
-        n += 1;
-    }
-    if n == 0 {
-        f64::NAN
-    } else {
-        (sum / n as f64).sqrt() / 100.0
-    }
-}
-
-/// The result of a fit.
-#[derive(Clone, Debug)]
-pub struct Fit {
-    pub variant: Variant,
-    pub before: Weights,
-    pub after: Weights,
-    pub train: usize,
-    pub held_out: usize,
-    /// RMSE in counters: (before, after) on the training part and on the held-out part.
-    pub rmse_train: (f64, f64),
-    pub rmse_held_out: (f64, f64),
-}
-
-/// Ridge: a small pull towards zero, per sample, on the normal equations' diagonal.
-const RIDGE: f64 = 1e-3;
-
-/// Fits the weights of `variant` to `samples` (training part only).
-pub fn fit(variant: Variant, samples: &[Sample]) -> Result<Fit, String> {
-    let active: Vec<usize> = (0..7).filter(|&i| terms(variant)[i]).collect();
-    if active.is_empty() {
-        return Err(format!("{variant} has no choice of move: nothing to tune"));
-    }
-    let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
-    if train.len() < 10 * active.len() {
-        return Err(format!(
-            "{} positions to learn from are too few (at least {})",
-            train.len(),
-            10 * active.len()
-        ));
-    }
-    let k = active.len();
-    // Normal equations A x = b for the active terms; material's part is known (100 per counter).
-    let mut a = vec![vec![0.0; k]; k];
-    let mut b = vec![0.0; k];
-    for s in &train {
-        let residual = s.target - 100.0 * s.features[0];
-        for (i, &ti) in active.iter().enumerate() {
-            b[i] += s.features[ti] * residual;
-            for (j, &tj) in active.iter().enumerate() {
-                a[i][j] += s.features[ti] * s.features[tj];
-            }
-        }
-    }
-    for (i, row) in a.iter_mut().enumerate() {
-        row[i] += RIDGE * train.len() as f64;
-    }
-    let x = solve(a, b).ok_or("the terms cannot be told apart on this data")?;
-    let mut c = [0.0; 7];
-    c[0] = 100.0;
-    for (i, &t) in active.iter().enumerate() {
-        c[t] = x[i];
-    }
-    let before = weights(variant);
-    let after = to_weights(&c);
-    // Errors of the weights as they would be used (rounded).
-    let (cb, ca) = (coefficients(&before), coefficients(&after));
-    Ok(Fit {
-        variant,
-        before,
-        after,
-        train: train.len(),
-        held_out: samples.len() - train.len(),
-        rmse_train: (
-            rmse(samples, &cb, |s| !s.held_out),
-            rmse(samples, &ca, |s| !s.held_out),
-        ),
-        rmse_held_out: (
-            rmse(samples, &cb, |s| s.held_out),
-            rmse(samples, &ca, |s| s.held_out),
-        ),
-    })
 }
 
 /// Gaussian elimination with partial pivoting; `None` if singular.
@@ -207,33 +310,80 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     Some(x)
 }
 
-/// The generated source file of tuned weights: every game's weights, and how they were made.
-pub fn source(fits: &[(Fit, String)], command: &str, all: &[(Variant, Weights)]) -> String {
+/// The generated source file of tuned weights: every game's weights and pit tables, and how they
+/// were made. `all` has every game's weights and tables (fitted, or the build's own).
+pub fn source(
+    fits: &[(Fit, String)],
+    command: &str,
+    all: &[(Variant, Weights, PitValues)],
+) -> String {
     let mut text = String::new();
-    text.push_str("//! The evaluation's weights, generated by `mancala-engine tune`: do not edit by hand, re-run it.\n");
+    text.push_str(
+        "//! The evaluation's weights, generated by `mancala-engine tune`: do not edit by hand, \
+         re-run it.\n",
+    );
     text.push_str(&format!("//!\n//! Command: `{command}`\n"));
     for (fit, data) in fits {
         text.push_str(&format!(
-            "//! {}: fitted to {} positions ({} held out) of `{data}`; RMSE in counters, held-out part: {:.3} before, {:.3} after.\n",
-            fit.variant, fit.train, fit.held_out, fit.rmse_held_out.0, fit.rmse_held_out.1
+            "//! {} ({:?}): fitted to {} positions ({} held out) of `{data}`; RMSE in counters, \
+             held-out part: {:.3} before, {:.3} after.\n",
+            fit.variant,
+            fit.model,
+            fit.train,
+            fit.held_out,
+            fit.rmse_held_out.0,
+            fit.rmse_held_out.1
         ));
     }
-    for (variant, _) in all {
+    for (variant, _, _) in all {
         if !fits.iter().any(|(fit, _)| fit.variant == *variant) {
             text.push_str(&format!(
                 "//! {variant}: not fitted here; the weights of the build that ran `tune`.\n"
             ));
         }
     }
-    text.push_str("\nuse super::eval::Weights;\n");
-    for (variant, w) in all {
+    text.push_str("\nuse super::eval::{PitValues, Weights};\n");
+    for (variant, w, pits) in all {
         let name = variant.to_string().to_uppercase().replace('-', "_");
         text.push_str(&format!(
-            "\npub const {name}: Weights = Weights {{\n    material: {},\n    row: {},\n    mobility: {},\n    threat_pct: {},\n    big_pit: {},\n    threes: {},\n    leftover_pct: {},\n}};\n",
+            "\npub const {name}: Weights = Weights {{\n    material: {},\n    row: {},\n    \
+             mobility: {},\n    threat_pct: {},\n    big_pit: {},\n    threes: {},\n    \
+             leftover_pct: {},\n}};\n",
             w.material, w.row, w.mobility, w.threat_pct, w.big_pit, w.threes, w.leftover_pct
+        ));
+        if *variant == Variant::MangalaIV {
+            continue;
+        }
+        if !pits.used {
+            text.push_str(&format!(
+                "\npub const {name}_PITS: PitValues = PitValues::NONE;\n"
+            ));
+            continue;
+        }
+        let table = |rows: &[[i32; COUNT_BUCKETS]]| {
+            let mut out = String::new();
+            for row in rows {
+                let cells: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+                out.push_str(&format!("        [{}],\n", cells.join(", ")));
+            }
+            out
+        };
+        text.push_str(&format!(
+            "\n#[rustfmt::skip]\npub const {name}_PITS: PitValues = PitValues {{\n    used: true,\n    \
+             mine: [\n{}    ],\n    theirs: [\n{}    ],\n}};\n",
+            table(&pits.mine),
+            table(&pits.theirs)
         ));
     }
     text
+}
+
+/// Every game's weights and pit tables as the running build has them.
+pub fn current() -> Vec<(Variant, Weights, PitValues)> {
+    Variant::ALL
+        .iter()
+        .map(|&v| (v, weights(v), *pit_values(v)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -254,7 +404,7 @@ mod tests {
     #[test]
     fn weights_and_coefficients_agree_with_the_evaluation() {
         // The coefficients of the engine's own weights, applied to the features, give the
-        // engine's evaluation (up to the leftover term's rounding).
+        // engine's evaluation (up to the leftover term's rounding) with the pit tables' sum.
         let pos =
             Position::from_position_string(Variant::MangalaII, "0-7-7-7-7-7-7-6-6-6-6-6-0-0-N")
                 .unwrap();
@@ -265,13 +415,38 @@ mod tests {
             .zip(&c)
             .map(|(&f, w)| f as f64 * w)
             .sum();
-        assert_eq!(value as i32, crate::search::eval::evaluate(&pos));
+        let pits = evaluate_parts(&pos).pits;
+        assert_eq!(value as i32 + pits, crate::search::eval::evaluate(&pos));
         assert_eq!(to_weights(&c), weights(Variant::MangalaII));
+    }
+
+    /// Records of positions from random games, each "searched" at the value `value` gives it.
+    fn records(variant: Variant, value: impl Fn(&Position) -> i32) -> Vec<Record> {
+        let mut records = Vec::new();
+        let start = Position::start(variant);
+        let mut game = crate::rules::Game::new(start, Default::default());
+        let mut rng = crate::rules::SplitMix64::new(5);
+        for n in 0..6000u64 {
+            if game.is_over() {
+                game = crate::rules::Game::new(start, Default::default());
+            }
+            let legal = game.legal_moves();
+            let mv = legal.as_slice()[(rng.next_u64() % legal.len() as u64) as usize];
+            game.play(mv).unwrap();
+            let position = *game.position();
+            records.push(Record {
+                position,
+                search: value(&position),
+                margin: 0,
+                exact: None,
+                game: n / 40,
+            });
+        }
+        records
     }
 
     #[test]
     fn a_fit_recovers_weights_that_made_the_targets() {
-        // Targets made by known weights from real positions: the fit finds them again.
         let known = Weights {
             material: 100,
             row: 7,
@@ -282,30 +457,51 @@ mod tests {
             leftover_pct: 0,
         };
         let c = coefficients(&known);
-        let mut samples = Vec::new();
-        let mut game =
-            crate::rules::Game::new(Position::start(Variant::MangalaII), Default::default());
-        let mut rng = crate::rules::SplitMix64::new(5);
-        for n in 0..4000u64 {
-            if game.is_over() {
-                game = crate::rules::Game::new(
-                    Position::start(Variant::MangalaII),
-                    Default::default(),
-                );
-            }
-            let legal = game.legal_moves();
-            let mv = legal.as_slice()[(rng.next_u64() % legal.len() as u64) as usize];
-            game.play(mv).unwrap();
-            let f = features(game.position()).as_array().map(f64::from);
-            let target = f.iter().zip(&c).map(|(f, w)| f * w).sum();
-            samples.push(Sample {
-                features: f,
-                target,
-                held_out: n % 10 == 0,
-            });
-        }
-        let fit = fit(Variant::MangalaII, &samples).unwrap();
+        let records = records(Variant::MangalaII, |pos| {
+            let f = features(pos).as_array();
+            f.iter().zip(&c).map(|(&f, w)| f as f64 * w).sum::<f64>() as i32
+        });
+        let samples = samples(
+            Variant::MangalaII,
+            Model::Terms,
+            &records,
+            Target { lambda: 0.0 },
+        );
+        let fit = fit(Variant::MangalaII, Model::Terms, &samples).unwrap();
         assert_eq!(fit.after, known, "{fit:?}");
         assert!(fit.rmse_held_out.1 < 0.01, "{fit:?}");
+        assert!(!fit.pits.used);
+    }
+
+    #[test]
+    fn a_fit_of_pit_tables_learns_what_each_count_is_worth() {
+        // Targets that only pit tables can express: each pit's count matters by its place.
+        let worth = |pos: &Position| {
+            let me = pos.side_to_move();
+            let mine = &pos.pits()[pos.row(me)];
+            let theirs = &pos.pits()[pos.row(me.opponent())];
+            let mut v = 100 * pos.captured(me) as i32 - 100 * pos.captured(me.opponent()) as i32;
+            for p in 0..mine.len() {
+                v += (p as i32 + 1) * [0, 30, -20, 50][mine[p].min(3) as usize];
+                v -= [0, 10, 40, 0][theirs[p].min(3) as usize];
+            }
+            v
+        };
+        let records = records(Variant::AlManqala, worth);
+        let samples = samples(
+            Variant::AlManqala,
+            Model::Pits,
+            &records,
+            Target { lambda: 0.0 },
+        );
+        let fit = fit(Variant::AlManqala, Model::Pits, &samples).unwrap();
+        assert!(fit.pits.used);
+        assert!(fit.rmse_held_out.1 < 0.2, "{:?}", fit.rmse_held_out);
+        assert!(fit.rmse_held_out.0 > 1.0, "{:?}", fit.rmse_held_out);
+        // The pit tables alone carry it: the hand-made terms are left out.
+        assert_eq!(
+            (fit.after.row, fit.after.mobility, fit.after.big_pit),
+            (0, 0, 0)
+        );
     }
 }

@@ -33,10 +33,11 @@ USAGE:
                                  training data from self-play: every position with a search's
                                  score, the game's final margin and the exact value where the
                                  tables reach (format: src/learn/data.rs; '-' writes stdout)
-  mancala-engine tune <file>... [--lambda L] [--write FILE]
+  mancala-engine tune <file>... [--lambda L] [--pits] [--write FILE]
                                  fit the evaluation's weights to training data (least squares,
                                  every tenth game held out) and report the error before and after;
-                                 --write makes the generated source file of the weights
+                                 --pits fits a value per count per pit instead of the hand-made
+                                 terms; --write makes the generated source file of the weights
   mancala-engine --help | --version
 
 The rules are in RULES.md, the protocol in protocol.md.
@@ -410,11 +411,12 @@ fn datagen(args: &[String]) -> Result<(), String> {
 
 fn tune(args: &[String]) -> Result<(), String> {
     use crate::learn::data::Record;
-    use crate::learn::tune::{Target, fit, samples, source};
+    use crate::learn::tune::{Model, Target, current, fit, samples, source};
     let command = format!("mancala-engine {}", args.join(" "));
     let mut files = Vec::new();
     let mut target = Target { lambda: 0.5 };
     let mut write = None;
+    let mut model = Model::Terms;
     let mut rest = args[1..].iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
@@ -429,6 +431,7 @@ fn tune(args: &[String]) -> Result<(), String> {
                     ))?;
             }
             "--write" => write = Some(rest.next().ok_or("--write needs a file")?.clone()),
+            "--pits" => model = Model::Pits,
             flag if flag.starts_with("--") => {
                 return Err(format!("unexpected '{flag}' (see --help)"));
             }
@@ -456,8 +459,8 @@ fn tune(args: &[String]) -> Result<(), String> {
             records
                 .push(Record::parse(variant, line).map_err(|e| format!("{file}:{}: {e}", n + 1))?);
         }
-        let samples = samples(&records, target);
-        let fit = fit(variant, &samples).map_err(|e| format!("{file}: {e}"))?;
+        let samples = samples(variant, model, &records, target);
+        let fit = fit(variant, model, &samples).map_err(|e| format!("{file}: {e}"))?;
         println!(
             "{variant}: {} positions to fit, {} held out (every {}th game)",
             fit.train,
@@ -466,6 +469,9 @@ fn tune(args: &[String]) -> Result<(), String> {
         );
         println!("  before {:?}", fit.before);
         println!("  after  {:?}", fit.after);
+        if fit.pits.used {
+            println!("  and a value for each count (0 to 15 and more) in each pit of both rows");
+        }
         println!(
             "  RMSE in counters: training {:.3} -> {:.3}, held out {:.3} -> {:.3}",
             fit.rmse_train.0, fit.rmse_train.1, fit.rmse_held_out.0, fit.rmse_held_out.1
@@ -473,16 +479,12 @@ fn tune(args: &[String]) -> Result<(), String> {
         fits.push((fit, header.trim_start_matches("# ").to_string()));
     }
     if let Some(path) = write {
-        let all: Vec<(Variant, crate::search::eval::Weights)> = Variant::ALL
-            .iter()
-            .map(|&v| {
-                let tuned = fits
-                    .iter()
-                    .find(|(f, _)| f.variant == v)
-                    .map(|(f, _)| f.after);
-                (v, tuned.unwrap_or(crate::search::eval::weights(v)))
-            })
-            .collect();
+        let mut all = current();
+        for (fit, _) in &fits {
+            if let Some(entry) = all.iter_mut().find(|(v, _, _)| *v == fit.variant) {
+                *entry = (fit.variant, fit.after, fit.pits);
+            }
+        }
         std::fs::write(&path, source(&fits, &command, &all))
             .map_err(|e| format!("cannot write {path}: {e}"))?;
         println!("weights written to {path}");

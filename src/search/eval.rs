@@ -5,7 +5,7 @@
 
 use super::row_word::RowWord;
 use super::score::{MAX_EVAL, Value};
-use crate::rules::{CaptureCounts, Laps, Position, Side, Spec, Variant};
+use crate::rules::{CaptureCounts, Laps, MAX_ROW, Position, Side, Spec, Variant};
 
 /// The weights of one game's terms (centi-counters per unit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +28,43 @@ pub struct Weights {
     /// when the board runs low (captures get rare, and the game then ends by the 100-move rule or
     /// repetition, whose leftover goes to that player).
     pub leftover_pct: i32,
+}
+
+/// Counts from this many up share one entry of a pit table.
+pub const COUNT_BUCKETS: usize = 16;
+
+/// The value of each count in each pit (centi-counters), by the pit's place in its owner's row
+/// (0 = the owner's first pit in sowing order): `mine` for the side to move's row, `theirs` for
+/// the other row. Learned per game by `tune --pits`; all zero (and skipped) where not used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PitValues {
+    pub used: bool,
+    pub mine: [[i32; COUNT_BUCKETS]; MAX_ROW],
+    pub theirs: [[i32; COUNT_BUCKETS]; MAX_ROW],
+}
+
+impl PitValues {
+    pub const NONE: PitValues = PitValues {
+        used: false,
+        mine: [[0; COUNT_BUCKETS]; MAX_ROW],
+        theirs: [[0; COUNT_BUCKETS]; MAX_ROW],
+    };
+}
+
+/// The entry of a pit table for `count` counters.
+#[inline(always)]
+pub fn bucket(count: u8) -> usize {
+    (count as usize).min(COUNT_BUCKETS - 1)
+}
+
+/// The pit tables of each game (the generated `weights.rs`).
+pub const fn pit_values(variant: Variant) -> &'static PitValues {
+    match variant {
+        Variant::MangalaII => &super::weights::MANGALA_II_PITS,
+        Variant::AlManqala => &super::weights::AL_MANQALA_PITS,
+        Variant::Anywoli => &super::weights::ANYWOLI_PITS,
+        Variant::MangalaIV => &PitValues::NONE,
+    }
 }
 
 /// Below this many counters on the board the leftover term starts to count, growing linearly.
@@ -55,6 +92,8 @@ pub struct EvalParts {
     pub big_pits: Value,
     pub threes: Value,
     pub leftover: Value,
+    /// The pit tables' sum.
+    pub pits: Value,
 }
 
 impl EvalParts {
@@ -65,12 +104,13 @@ impl EvalParts {
             + self.threat
             + self.big_pits
             + self.threes
-            + self.leftover)
+            + self.leftover
+            + self.pits)
             .clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     /// The terms with their names, in a fixed order.
-    pub fn named(&self) -> [(&'static str, Value); 7] {
+    pub fn named(&self) -> [(&'static str, Value); 8] {
         [
             ("material", self.material),
             ("row", self.row),
@@ -79,6 +119,7 @@ impl EvalParts {
             ("bigpits", self.big_pits),
             ("threes", self.threes),
             ("leftover", self.leftover),
+            ("pits", self.pits),
         ]
     }
 }
@@ -197,7 +238,23 @@ pub fn evaluate_parts(pos: &Position) -> EvalParts {
         threes: w.threes * f.threes,
         // Not `f.leftover` scaled: the integer share must round as `evaluate` rounds it.
         leftover: leftover(pos, w.leftover_pct),
+        pits: pit_sum(pos, pit_values(pos.variant())),
     }
+}
+
+/// The pit tables' sum for the side to move.
+fn pit_sum(pos: &Position, table: &PitValues) -> i32 {
+    if !table.used {
+        return 0;
+    }
+    let me = pos.side_to_move();
+    let mine = &pos.pits()[pos.row(me)];
+    let theirs = &pos.pits()[pos.row(me.opponent())];
+    let mut sum = 0;
+    for (p, (&m, &t)) in mine.iter().zip(theirs).enumerate() {
+        sum += table.mine[p][bucket(m)] + table.theirs[p][bucket(t)];
+    }
+    sum
 }
 
 /// The static evaluation of `pos` for its side to move: the same as
@@ -231,7 +288,20 @@ pub fn evaluate_for<S: Spec>(pos: &Position) -> Value {
         _ => 0,
     };
     let material = pos.captured(me) as i32 - pos.captured(me.opponent()) as i32;
-    (w.material * material + w.row * row + w.mobility * filled - w.threat_pct * threat
+    let table = pit_values(S::VARIANT);
+    let pits = if table.used {
+        let n = S::RULES.pits_per_row;
+        let all = pos.all_pits();
+        let (mine, theirs) = (me.index() * n, me.opponent().index() * n);
+        let mut sum = 0;
+        for p in 0..n {
+            sum += table.mine[p][bucket(all[mine + p])] + table.theirs[p][bucket(all[theirs + p])];
+        }
+        sum
+    } else {
+        0
+    };
+    (pits + w.material * material + w.row * row + w.mobility * filled - w.threat_pct * threat
         + w.big_pit * big
         + w.threes * threes
         + leftover(pos, w.leftover_pct))
