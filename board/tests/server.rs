@@ -59,6 +59,16 @@ fn open_board(port: u16) -> String {
     json["id"].as_str().unwrap().to_string()
 }
 
+/// The closing tab's beacon for board `id`: the page's Origin, no custom header; its status.
+fn beacon_close(port: u16, id: &str) -> u16 {
+    let (host, origin) = (
+        format!("127.0.0.1:{port}"),
+        format!("http://127.0.0.1:{port}"),
+    );
+    let path = format!("/api/boards/{id}/close");
+    http(port, "POST", &path, &[("Host", &host), ("Origin", &origin)]).0
+}
+
 type Socket = WebSocket<TcpStream>;
 
 /// The board's WebSocket, opened with `origin`; the handshake's error status if refused.
@@ -280,18 +290,7 @@ fn boards_are_limited_and_the_limit_is_reported() {
         serde_json::json!({"boards": 2, "max": 2})
     );
     // Closing one makes room.
-    let close = format!("/api/boards/{first}/close");
-    let origin = format!("http://127.0.0.1:{port}");
-    assert_eq!(
-        http(
-            port,
-            "POST",
-            &close,
-            &[("Host", &host), ("Origin", &origin)]
-        )
-        .0,
-        204
-    );
+    assert_eq!(beacon_close(port, &first), 204);
     open_board(port);
 }
 
@@ -302,35 +301,11 @@ fn a_closed_board_ends_its_engine() {
     let id = open_board(port);
     let engines = engine_children(server.pid());
     assert_eq!(engines.len(), 1);
-    let (host, origin) = (
-        format!("127.0.0.1:{port}"),
-        format!("http://127.0.0.1:{port}"),
-    );
-    // The closing tab's beacon: its Origin, no custom header.
-    let close = format!("/api/boards/{id}/close");
-    assert_eq!(
-        http(
-            port,
-            "POST",
-            &close,
-            &[("Host", &host), ("Origin", &origin)]
-        )
-        .0,
-        204
-    );
+    assert_eq!(beacon_close(port, &id), 204);
     wait_until(Duration::from_secs(5), "the engine ends", || {
         engine_children(server.pid()).is_empty()
     });
-    assert_eq!(
-        http(
-            port,
-            "POST",
-            &close,
-            &[("Host", &host), ("Origin", &origin)]
-        )
-        .0,
-        404
-    );
+    assert_eq!(beacon_close(port, &id), 404, "closed already");
 }
 
 #[test]
