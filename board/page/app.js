@@ -31,6 +31,7 @@ const state = {
   pending: [], // requests waiting for their answer, in the order sent
   broken: false,
   updating: 0, // position updates in flight: no clicks meanwhile
+  interrupting: false, // a search is being stopped: no new one starts by itself
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -255,7 +256,8 @@ function canPlay() {
 
 function maybeThink() {
   setBusy(false);
-  if (state.over || state.thinking || state.broken || !state.position) return;
+  // While a search is being interrupted, the control that interrupts it decides what comes next.
+  if (state.over || state.thinking || state.broken || state.interrupting || !state.position) return;
   if (!humanToMove()) think();
 }
 
@@ -304,9 +306,11 @@ async function play(move) {
 async function interrupt() {
   state.generation += 1;
   if (state.thinking && state.socket) {
+    state.interrupting = true;
     state.socket.send('stop');
     // The stopped search's bestmove still comes: wait for it to pass.
     while (state.thinking) await new Promise((r) => setTimeout(r, 10));
+    state.interrupting = false;
   }
 }
 
