@@ -50,7 +50,7 @@ function showMessage(text) {
 // The page's state, for people (the cursor, the buttons) and for tests: 'broken', 'updating'
 // (reading back a position), 'thinking', 'over' or 'idle'.
 function setBusy(busy) {
-  document.body.dataset.state = state.broken ? 'broken' : state.updating ? 'updating' : busy ? 'thinking' : state.over ? 'over' : 'idle';
+  document.body.dataset.state = state.broken ? 'broken' : state.updating ? 'updating' : busy || state.interrupting ? 'thinking' : state.over ? 'over' : 'idle';
 }
 
 // Sends `line`; resolves with the lines received until `done(line)` says the answer is complete

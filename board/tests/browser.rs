@@ -225,7 +225,12 @@ fn undo_swap_engine_vs_engine_and_position_strings() {
         "engine vs engine plays",
     );
     page.click("#auto");
-    settled(&mut page);
+    page.wait_for(
+        "document.body.dataset.state === 'idle' && \
+         document.getElementById('turn').textContent.includes('(you)')",
+        LONG,
+        "the person's turn again",
+    );
     check_board(&mut page, Variant::MangalaII, start);
     assert_eq!(
         page.text("document.getElementById('auto').getAttribute('aria-pressed')"),
