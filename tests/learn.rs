@@ -18,6 +18,7 @@ fn settings(variant: Variant, threads: usize) -> Settings {
         seed: 3,
         nodes: 600,
         random_plies: 6,
+        balanced: None,
         threads,
     }
 }
@@ -59,6 +60,48 @@ fn a_seed_reproduces_the_set_whatever_the_threads() {
         );
         assert_ne!(one, other, "{variant}");
     }
+}
+
+#[test]
+fn balanced_openings_start_every_game_close_to_even() {
+    // Anywoli's random openings are mostly lopsided: without the filter some first searches
+    // are far from even, with it none is.
+    let first_scores = |balanced: Option<i32>| {
+        let (text, _) = run(
+            &Settings {
+                games: 8,
+                balanced,
+                ..settings(Variant::Anywoli, 2)
+            },
+            None,
+        );
+        let records = records(Variant::Anywoli, &text);
+        let firsts: Vec<i32> = (0..8)
+            .map(|game| records.iter().find(|r| r.game == game).unwrap().search)
+            .collect();
+        (text, firsts)
+    };
+    let (_, plain) = first_scores(None);
+    assert!(plain.iter().any(|s| s.abs() > 1500), "{plain:?}");
+    let (text, balanced) = first_scores(Some(1500));
+    assert!(balanced.iter().all(|s| s.abs() <= 1500), "{balanced:?}");
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .contains("random-plies=6 balanced=1500 tablebases=none"),
+        "{text}"
+    );
+    // Still reproducible whatever the threads.
+    let (one, _) = run(
+        &Settings {
+            games: 8,
+            balanced: Some(1500),
+            ..settings(Variant::Anywoli, 1)
+        },
+        None,
+    );
+    assert_eq!(one, text);
 }
 
 #[test]

@@ -28,6 +28,10 @@ pub struct Settings {
     pub nodes: u64,
     /// Random quiet moves before the engines play.
     pub random_plies: u32,
+    /// Keep only openings whose first search scores within this many centi-counters of even
+    /// (others are drawn again): in games where random openings are mostly lopsided (Anywoli),
+    /// the data then covers the close positions that decide games between good players.
+    pub balanced: Option<i32>,
     pub threads: usize,
 }
 
@@ -55,17 +59,12 @@ const TABLE_MIB: usize = 4;
 /// Moves after which a game is given up (the rules end every game long before).
 const MAX_GAME_PLIES: usize = 2000;
 
+/// Openings drawn for one game before `--balanced` takes the closest seen.
+const BALANCED_TRIES: u64 = 200;
+
 /// Plays game `index` and labels its positions.
 fn play_game(settings: &Settings, tables: Option<&Arc<Tablebases>>, index: u64) -> Vec<Record> {
     let rule = LastFourRule::default();
-    let opening = random_opening(
-        settings.variant,
-        rule,
-        settings.random_plies,
-        settings.seed,
-        index,
-    );
-    let mut game: Game = opening.game(rule);
     let table = Arc::new(TranspositionTable::new(TABLE_MIB).expect("a small table"));
     let options = SearchOptions {
         tablebases: tables.cloned(),
@@ -75,19 +74,52 @@ fn play_game(settings: &Settings, tables: Option<&Arc<Tablebases>>, index: u64) 
         nodes: Some(settings.nodes),
         ..Limits::default()
     };
-    // (position, its search score)
-    let mut seen = Vec::new();
-    while !game.is_over() && seen.len() < MAX_GAME_PLIES {
+    let think = |game: &Game| {
         table.new_search();
         let control = Arc::new(SearchControl::new(false));
-        let outcome = search(
-            &game,
+        search(
+            game,
             &limits,
             &options,
             Arc::clone(&table),
             control,
             &mut |_| {},
-        );
+        )
+    };
+    // Draw `index`'s opening (the first try is the plain run's); under `--balanced`, draw again
+    // from a seed of its own per try until one is close enough, or take the closest.
+    let mut chosen: Option<Game> = None;
+    // The chosen opening's search, which is its first move's too.
+    let mut first_outcome = None;
+    let mut closest = i32::MAX;
+    for attempt in 0..BALANCED_TRIES {
+        let seed = settings
+            .seed
+            .wrapping_add(attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let opening = random_opening(settings.variant, rule, settings.random_plies, seed, index);
+        let candidate = opening.game(rule);
+        let Some(limit) = settings.balanced else {
+            chosen = Some(candidate);
+            break;
+        };
+        let outcome = think(&candidate);
+        let off = outcome.score.map_or(0, centi).abs();
+        if off < closest {
+            closest = off;
+            chosen = Some(candidate);
+            first_outcome = Some(outcome);
+        }
+        if off <= limit {
+            break;
+        }
+    }
+    let Some(mut game) = chosen else {
+        return Vec::new();
+    };
+    // (position, its search score)
+    let mut seen = Vec::new();
+    while !game.is_over() && seen.len() < MAX_GAME_PLIES {
+        let outcome = first_outcome.take().unwrap_or_else(|| think(&game));
         let Some(best) = outcome.best else { break };
         if game.legal_moves().len() > 1 {
             seen.push((*game.position(), outcome.score.map_or(0, centi)));
@@ -125,12 +157,15 @@ pub fn generate(
 ) -> std::io::Result<Summary> {
     writeln!(
         out,
-        "# mancala-engine datagen {} games={} seed={} nodes={} random-plies={} tablebases={}",
+        "# mancala-engine datagen {} games={} seed={} nodes={} random-plies={}{} tablebases={}",
         settings.variant,
         settings.games,
         settings.seed,
         settings.nodes,
         settings.random_plies,
+        settings
+            .balanced
+            .map_or(String::new(), |cp| format!(" balanced={cp}")),
         tables
             .as_ref()
             .and_then(|t| t.max_counters(settings.variant))

@@ -29,10 +29,12 @@ USAGE:
                                  prove the solved value of a position (RULES.md) by search,
                                  with the tables of DIR at the leaves
   mancala-engine datagen <variant> <games> <file> [--seed S] [--nodes N] [--random-plies K]
-                                 [--threads N] [--tablebases DIR]
+                                 [--balanced CP] [--threads N] [--tablebases DIR]
                                  training data from self-play: every position with a search's
                                  score, the game's final margin and the exact value where the
-                                 tables reach (format: src/learn/data.rs; '-' writes stdout)
+                                 tables reach (format: src/learn/data.rs; '-' writes stdout);
+                                 --balanced keeps only openings a search scores within CP
+                                 centi-counters of even
   mancala-engine tune <file>... [--lambda L] [--pits] [--write FILE]
                                  fit the evaluation's weights to training data (least squares,
                                  every tenth game held out) and report the error before and after;
@@ -349,6 +351,7 @@ fn datagen(args: &[String]) -> Result<(), String> {
         seed: 1,
         nodes: 20_000,
         random_plies: 8,
+        balanced: None,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let mut tables = None;
@@ -356,6 +359,7 @@ fn datagen(args: &[String]) -> Result<(), String> {
         "--seed",
         "--nodes",
         "--random-plies",
+        "--balanced",
         "--threads",
         "--tablebases",
     ];
@@ -364,6 +368,7 @@ fn datagen(args: &[String]) -> Result<(), String> {
             "--seed" => settings.seed = number(flag, value, 0, u64::MAX)?,
             "--nodes" => settings.nodes = number(flag, value, 1, 1_000_000_000)?,
             "--random-plies" => settings.random_plies = number(flag, value, 0, 60)? as u32,
+            "--balanced" => settings.balanced = Some(number(flag, value, 0, 10_000)? as i32),
             "--threads" => settings.threads = number(flag, value, 1, 256)? as usize,
             _ => {
                 let loaded =
