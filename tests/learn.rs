@@ -227,3 +227,57 @@ fn datagen_and_tune_through_the_binary() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn openings_makes_a_file_the_match_runner_reads() {
+    use mancala_engine::arena::openings::parse_openings;
+    use mancala_engine::rules::LastFourRule;
+    let dir = std::env::temp_dir().join(format!("mancala-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("anywoli.txt");
+    let path = file.to_str().unwrap();
+    let (_, stderr) = engine_ok(&[
+        "openings",
+        "anywoli",
+        "12",
+        path,
+        "--balanced",
+        "1200",
+        "--nodes",
+        "3000",
+    ]);
+    assert!(stderr.contains("12 written"), "{stderr}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let openings = parse_openings(Variant::Anywoli, LastFourRule::default(), &text).unwrap();
+    assert_eq!(openings.len(), 12);
+    let mut lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    for line in &lines {
+        // Four quiet moves, and the search's score within the limit (or the closest drawn).
+        let (moves, note) = line.split_once('#').unwrap();
+        assert_eq!(moves.split_whitespace().count(), 4, "{line}");
+        let score: i32 = note.split_whitespace().next().unwrap().parse().unwrap();
+        assert!(score.abs() <= 1200 || note.contains("closest"), "{line}");
+    }
+    for opening in &openings {
+        let game = opening.game(LastFourRule::default());
+        assert_eq!(game.position().captured(Side::South), 0);
+        assert_eq!(game.position().captured(Side::North), 0);
+    }
+    lines.sort();
+    lines.dedup();
+    assert_eq!(lines.len(), 12, "each opening once");
+    // The same command makes the same file.
+    let again = dir.join("again.txt");
+    engine_ok(&[
+        "openings",
+        "anywoli",
+        "12",
+        again.to_str().unwrap(),
+        "--balanced",
+        "1200",
+        "--nodes",
+        "3000",
+    ]);
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -11,11 +11,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::data::Record;
-use crate::arena::openings::random_opening;
+use crate::arena::openings::{Opening, random_opening};
 use crate::rules::{Game, LastFourRule, Side, Variant};
 use crate::search::score::Score;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Limits, SearchControl, SearchOptions, search};
+use crate::search::{Limits, SearchControl, SearchOptions, SearchOutcome, search};
 use crate::tablebase::Tablebases;
 
 /// What to generate.
@@ -47,7 +47,7 @@ pub struct Summary {
 }
 
 /// The search's score as centi-counters (a proven result as 100 × its margin).
-fn centi(score: Score) -> i32 {
+pub fn centi(score: Score) -> i32 {
     match score {
         Score::Centi(value) => value,
         Score::Mate { margin, .. } => 100 * margin,
@@ -60,7 +60,44 @@ const TABLE_MIB: usize = 4;
 const MAX_GAME_PLIES: usize = 2000;
 
 /// Openings drawn for one game before `--balanced` takes the closest seen.
-const BALANCED_TRIES: u64 = 200;
+pub const BALANCED_TRIES: u64 = 200;
+
+/// Opening `index` of a set of random quiet openings of `plies` moves: the plain random opening
+/// (the match runner's for the same seed and index), or with `balanced`, the first of up to
+/// [`BALANCED_TRIES`] openings (each drawn from a seed of its own) that `think` scores within
+/// `balanced` centi-counters of even for its side to move, else the closest. Also gives the
+/// score and the search of the chosen opening (none without `balanced`).
+pub fn choose_opening(
+    variant: Variant,
+    plies: u32,
+    seed: u64,
+    index: u64,
+    balanced: Option<i32>,
+    think: &mut dyn FnMut(&Game) -> SearchOutcome,
+) -> (Opening, Option<(i32, SearchOutcome)>) {
+    let rule = LastFourRule::default();
+    let mut chosen = None;
+    for attempt in 0..BALANCED_TRIES {
+        let seed = seed.wrapping_add(attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let opening = random_opening(variant, rule, plies, seed, index);
+        let Some(limit) = balanced else {
+            return (opening, None);
+        };
+        let outcome = think(&opening.game(rule));
+        let score = outcome.score.map_or(0, centi);
+        if chosen
+            .as_ref()
+            .is_none_or(|(_, (best, _)): &(Opening, (i32, _))| score.abs() < best.abs())
+        {
+            chosen = Some((opening, (score, outcome)));
+        }
+        if score.abs() <= limit {
+            break;
+        }
+    }
+    let (opening, searched) = chosen.expect("at least one try");
+    (opening, Some(searched))
+}
 
 /// Plays game `index` and labels its positions.
 fn play_game(settings: &Settings, tables: Option<&Arc<Tablebases>>, index: u64) -> Vec<Record> {
@@ -86,36 +123,17 @@ fn play_game(settings: &Settings, tables: Option<&Arc<Tablebases>>, index: u64) 
             &mut |_| {},
         )
     };
-    // Draw `index`'s opening (the first try is the plain run's); under `--balanced`, draw again
-    // from a seed of its own per try until one is close enough, or take the closest.
-    let mut chosen: Option<Game> = None;
-    // The chosen opening's search, which is its first move's too.
-    let mut first_outcome = None;
-    let mut closest = i32::MAX;
-    for attempt in 0..BALANCED_TRIES {
-        let seed = settings
-            .seed
-            .wrapping_add(attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let opening = random_opening(settings.variant, rule, settings.random_plies, seed, index);
-        let candidate = opening.game(rule);
-        let Some(limit) = settings.balanced else {
-            chosen = Some(candidate);
-            break;
-        };
-        let outcome = think(&candidate);
-        let off = outcome.score.map_or(0, centi).abs();
-        if off < closest {
-            closest = off;
-            chosen = Some(candidate);
-            first_outcome = Some(outcome);
-        }
-        if off <= limit {
-            break;
-        }
-    }
-    let Some(mut game) = chosen else {
-        return Vec::new();
-    };
+    // The chosen opening's search is its first move's too.
+    let (opening, searched) = choose_opening(
+        settings.variant,
+        settings.random_plies,
+        settings.seed,
+        index,
+        settings.balanced,
+        &mut |game| think(game),
+    );
+    let mut first_outcome = searched.map(|(_, outcome)| outcome);
+    let mut game = opening.game(rule);
     // (position, its search score)
     let mut seen = Vec::new();
     while !game.is_over() && seen.len() < MAX_GAME_PLIES {

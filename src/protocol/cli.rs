@@ -35,6 +35,12 @@ USAGE:
                                  tables reach (format: src/learn/data.rs; '-' writes stdout);
                                  --balanced keeps only openings a search scores within CP
                                  centi-counters of even
+  mancala-engine openings <variant> <count> <file> [--random-plies K] [--balanced CP]
+                                 [--nodes N] [--seed S]
+                                 random quiet openings (default 4 plies) for mancala-match
+                                 --openings, one move prefix a line; --balanced keeps only those
+                                 a search of N nodes (default 20000) scores within CP
+                                 centi-counters of even
   mancala-engine tune <file>... [--lambda L] [--pits] [--write FILE]
                                  fit the evaluation's weights to training data (least squares,
                                  every tenth game held out) and report the error before and after;
@@ -67,6 +73,7 @@ pub fn main(args: &[String]) -> ExitCode {
         Some("tablebase") => report(tablebase(&args[1..])),
         Some("solve") => report(solve(&args[1..])),
         Some("datagen") => report(datagen(&args[1..])),
+        Some("openings") => report(openings(&args[1..])),
         Some("tune") => report(tune(args)),
         Some(other) => {
             eprintln!("mancala-engine: unknown argument '{other}'\n\n{USAGE}");
@@ -410,6 +417,106 @@ fn datagen(args: &[String]) -> Result<(), String> {
         summary.positions,
         summary.exact,
         started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn openings(args: &[String]) -> Result<(), String> {
+    use crate::learn::datagen::{BALANCED_TRIES, choose_opening};
+    use crate::rules::Game;
+    use crate::search::{Limits, SearchControl, SearchOptions, TranspositionTable, search};
+    use std::sync::Arc;
+    let variant = parse_variant(args.first())?;
+    if variant == Variant::MangalaIV {
+        return Err("mangala-iv openings are deals, which mancala-match makes itself".into());
+    }
+    let count = number(
+        "<count>",
+        args.get(1)
+            .ok_or("the number of openings is missing (see --help)")?,
+        1,
+        100_000,
+    )?;
+    let file = args
+        .get(2)
+        .ok_or("the output file is missing (see --help)")?;
+    let (mut plies, mut balanced, mut nodes, mut seed) = (4, None, 20_000, 1);
+    let known = ["--random-plies", "--balanced", "--nodes", "--seed"];
+    for (flag, value) in options(&args[3.min(args.len())..], &known)? {
+        match flag {
+            "--random-plies" => plies = number(flag, value, 0, 60)? as u32,
+            "--balanced" => balanced = Some(number(flag, value, 0, 10_000)? as i32),
+            "--nodes" => nodes = number(flag, value, 1, 1_000_000_000)?,
+            _ => seed = number(flag, value, 0, u64::MAX)?,
+        }
+    }
+    let table =
+        Arc::new(TranspositionTable::new(16).map_err(|_| "out of memory for a 16 MiB table")?);
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let mut think = |game: &Game| {
+        table.new_search();
+        let control = Arc::new(SearchControl::new(false));
+        let options = SearchOptions::default();
+        search(
+            game,
+            &limits,
+            &options,
+            Arc::clone(&table),
+            control,
+            &mut |_| {},
+        )
+    };
+    let mut text = format!(
+        "# mancala-engine openings {variant} {count} random-plies={plies} seed={seed}{}\n",
+        balanced.map_or(String::new(), |cp| format!(" balanced={cp} nodes={nodes}"))
+    );
+    // Different numbers can draw the same opening (few are balanced): each is written once.
+    let mut written = std::collections::HashSet::new();
+    let mut far = 0;
+    let mut index = 0;
+    while (written.len() as u64) < count {
+        if index >= count * 100 {
+            return Err(format!(
+                "only {} different openings found in {index} draws: ask for fewer or widen --balanced",
+                written.len()
+            ));
+        }
+        let (opening, searched) = choose_opening(variant, plies, seed, index, balanced, &mut think);
+        index += 1;
+        let line = opening
+            .moves
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if !written.insert(line.clone()) {
+            continue;
+        }
+        match searched {
+            Some((score, outcome)) => {
+                let off = balanced.is_some_and(|cp| score.abs() > cp);
+                far += off as u64;
+                let depth = outcome.depth;
+                let note = if off {
+                    ", the closest of the draws"
+                } else {
+                    ""
+                };
+                text.push_str(&format!("{line}  # {score} cp at depth {depth}{note}\n"));
+            }
+            None => text.push_str(&format!("{line}\n")),
+        }
+    }
+    std::fs::write(file, &text).map_err(|e| format!("cannot write {file}: {e}"))?;
+    eprintln!(
+        "openings {variant}: {count} written to {file}{}",
+        balanced.map_or(String::new(), |cp| match far {
+            0 => format!(" (all within {cp} cp)"),
+            _ => format!(" ({far} not within {cp} cp after {BALANCED_TRIES} draws: the closest)"),
+        })
     );
     Ok(())
 }
