@@ -281,3 +281,29 @@ fn openings_makes_a_file_the_match_runner_reads() {
     assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn openings_says_why_it_cannot_make_a_set() {
+    let fails = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!output.status.success(), "{args:?}");
+        String::from_utf8_lossy(&output.stderr).to_string()
+    };
+    let dir = std::env::temp_dir().join(format!("mancala-openings-bad-{}", std::process::id()));
+    let path = dir.join("x.txt");
+    let path = path.to_str().unwrap();
+    // No random moves: the start position is the only opening there is.
+    let stderr = fails(&["openings", "mangala-ii", "3", path, "--random-plies", "0"]);
+    assert!(
+        stderr.contains("only 1 different openings found"),
+        "{stderr}"
+    );
+    let stderr = fails(&["openings", "mangala-iv", "3", path]);
+    assert!(stderr.contains("deals"), "{stderr}");
+    let stderr = fails(&["openings", "anywoli", "3", path, "--balanced", "x"]);
+    assert!(stderr.contains("--balanced"), "{stderr}");
+    assert!(!std::path::Path::new(path).exists());
+}

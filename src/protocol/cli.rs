@@ -421,6 +421,9 @@ fn datagen(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// Draws in a row that find only openings already written, before `openings` gives up.
+const MAX_REPEATS: u32 = 50;
+
 fn openings(args: &[String]) -> Result<(), String> {
     use crate::learn::datagen::{BALANCED_TRIES, choose_opening};
     use crate::rules::Game;
@@ -476,25 +479,31 @@ fn openings(args: &[String]) -> Result<(), String> {
     // Different numbers can draw the same opening (few are balanced): each is written once.
     let mut written = std::collections::HashSet::new();
     let mut far = 0;
-    let mut index = 0;
+    let (mut index, mut repeats) = (0, 0);
     while (written.len() as u64) < count {
-        if index >= count * 100 {
+        if repeats >= MAX_REPEATS {
             return Err(format!(
-                "only {} different openings found in {index} draws: ask for fewer or widen --balanced",
+                "only {} different openings found ({MAX_REPEATS} draws in a row gave one already \
+                 found): ask for fewer, more --random-plies or a wider --balanced",
                 written.len()
             ));
         }
         let (opening, searched) = choose_opening(variant, plies, seed, index, balanced, &mut think);
         index += 1;
-        let line = opening
-            .moves
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(" ");
+        let line = match opening.moves.is_empty() {
+            true => "startpos".to_string(),
+            false => opening
+                .moves
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
         if !written.insert(line.clone()) {
+            repeats += 1;
             continue;
         }
+        repeats = 0;
         match searched {
             Some((score, outcome)) => {
                 let off = balanced.is_some_and(|cp| score.abs() > cp);
