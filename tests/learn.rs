@@ -202,6 +202,20 @@ fn datagen_and_tune_through_the_binary() {
         "{source}"
     );
     assert!(source.contains("mangala-ii: not fitted here"), "{source}");
+    // A game's own lambda applies to that game's files only.
+    let report = |extra: &[&str]| {
+        let mut args = vec!["tune", data_path];
+        args.extend_from_slice(extra);
+        engine_ok(&args).0
+    };
+    let all_margin = report(&["--lambda", "1"]);
+    assert_eq!(report(&["--lambda", "al-manqala=1"]), all_margin);
+    assert_eq!(
+        report(&["--lambda", "0", "--lambda", "al-manqala=1"]),
+        all_margin
+    );
+    assert_eq!(report(&["--lambda", "anywoli=1"]), report(&[]));
+    assert_ne!(report(&[]), all_margin);
     // Bad input: refused with a reason, nothing written.
     for (args, why) in [
         (vec!["datagen", "mangala-iv", "5", "-"], "no choice of move"),
@@ -214,6 +228,11 @@ fn datagen_and_tune_through_the_binary() {
             "--nodes needs a value",
         ),
         (vec!["tune"], "no training data"),
+        (
+            vec!["tune", data_path, "--lambda", "al-manqala=2"],
+            "--lambda takes a number from 0 to 1",
+        ),
+        (vec!["tune", data_path, "--lambda", "chess=0.5"], "chess"),
         (vec!["tune", "/nonexistent"], "cannot read /nonexistent"),
         (
             vec!["tune", concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")],

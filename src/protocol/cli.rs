@@ -41,9 +41,11 @@ USAGE:
                                  --openings, one move prefix a line; --balanced keeps only those
                                  a search of N nodes (default 20000) scores within CP
                                  centi-counters of even
-  mancala-engine tune <file>... [--lambda L] [--pits] [--write FILE]
+  mancala-engine tune <file>... [--lambda L] [--lambda VARIANT=L] [--pits] [--write FILE]
                                  fit the evaluation's weights to training data (least squares,
                                  every tenth game held out) and report the error before and after;
+                                 the target is L x the final margin + (1 - L) x the search's
+                                 score (L 0.5 unless given; VARIANT=L for one game's files);
                                  --pits fits a value per count per pit instead of the hand-made
                                  terms; --write makes the generated source file of the weights
   mancala-engine --help | --version
@@ -536,6 +538,8 @@ fn tune(args: &[String]) -> Result<(), String> {
     let command = format!("mancala-engine {}", args.join(" "));
     let mut files = Vec::new();
     let mut target = Target { lambda: 0.5 };
+    // `--lambda VARIANT=L`: that game's own share, over the one for all.
+    let mut own_lambda: Vec<(Variant, f64)> = Vec::new();
     let mut write = None;
     let mut model = Model::Terms;
     let mut rest = args[1..].iter();
@@ -543,13 +547,24 @@ fn tune(args: &[String]) -> Result<(), String> {
         match arg.as_str() {
             "--lambda" => {
                 let value = rest.next().ok_or("--lambda needs a value")?;
-                target.lambda = value
+                let (game, share) = match value.split_once('=') {
+                    Some((game, share)) => (
+                        Some(game.parse::<Variant>().map_err(|e| e.to_string())?),
+                        share,
+                    ),
+                    None => (None, value.as_str()),
+                };
+                let lambda = share
                     .parse::<f64>()
                     .ok()
                     .filter(|l| (0.0..=1.0).contains(l))
                     .ok_or(format!(
-                        "--lambda takes a number from 0 to 1, not '{value}'"
+                        "--lambda takes a number from 0 to 1 (or VARIANT=number), not '{value}'"
                     ))?;
+                match game {
+                    Some(game) => own_lambda.push((game, lambda)),
+                    None => target.lambda = lambda,
+                }
             }
             "--write" => write = Some(rest.next().ok_or("--write needs a file")?.clone()),
             "--pits" => model = Model::Pits,
@@ -580,6 +595,11 @@ fn tune(args: &[String]) -> Result<(), String> {
             records
                 .push(Record::parse(variant, line).map_err(|e| format!("{file}:{}: {e}", n + 1))?);
         }
+        let target = own_lambda
+            .iter()
+            .rev()
+            .find(|(game, _)| *game == variant)
+            .map_or(target, |&(_, lambda)| Target { lambda });
         let samples = samples(variant, model, &records, target);
         let fit = fit(variant, model, &samples).map_err(|e| format!("{file}: {e}"))?;
         println!(
