@@ -492,14 +492,15 @@ fn openings(args: &[String]) -> Result<(), String> {
         }
         let (opening, searched) = choose_opening(variant, plies, seed, index, balanced, &mut think);
         index += 1;
-        let line = match opening.moves.is_empty() {
-            true => "startpos".to_string(),
-            false => opening
+        let line = if opening.moves.is_empty() {
+            "startpos".to_string()
+        } else {
+            opening
                 .moves
                 .iter()
                 .map(ToString::to_string)
                 .collect::<Vec<_>>()
-                .join(" "),
+                .join(" ")
         };
         if !written.insert(line.clone()) {
             repeats += 1;
@@ -516,7 +517,9 @@ fn openings(args: &[String]) -> Result<(), String> {
                 } else {
                     ""
                 };
-                text.push_str(&format!("{line}  # {score} cp at depth {depth}{note}\n"));
+                text.push_str(&format!(
+                    "{line}  # {score} cp for the side to move at depth {depth}{note}\n"
+                ));
             }
             None => text.push_str(&format!("{line}\n")),
         }
