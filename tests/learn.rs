@@ -298,6 +298,18 @@ fn openings_makes_a_file_the_match_runner_reads() {
         "3000",
     ]);
     assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
+    // '-' writes the set to stdout.
+    let (stdout, _) = engine_ok(&[
+        "openings",
+        "anywoli",
+        "12",
+        "-",
+        "--balanced",
+        "1200",
+        "--nodes",
+        "3000",
+    ]);
+    assert_eq!(stdout, text);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -59,6 +59,30 @@ const TABLE_MIB: usize = 4;
 /// Moves after which a game is given up (the rules end every game long before).
 const MAX_GAME_PLIES: usize = 2000;
 
+/// A search of `game` limited to `nodes` nodes, quietly, in `table` (a new search of it): what
+/// self-play and the choice of balanced openings think with.
+pub fn search_nodes(
+    game: &Game,
+    nodes: u64,
+    options: &SearchOptions,
+    table: &Arc<TranspositionTable>,
+) -> SearchOutcome {
+    table.new_search();
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let control = Arc::new(SearchControl::new(false));
+    search(
+        game,
+        &limits,
+        options,
+        Arc::clone(table),
+        control,
+        &mut |_| {},
+    )
+}
+
 /// Openings drawn for one game before `--balanced` takes the closest seen.
 pub const BALANCED_TRIES: u64 = 200;
 
@@ -107,22 +131,7 @@ fn play_game(settings: &Settings, tables: Option<&Arc<Tablebases>>, index: u64) 
         tablebases: tables.cloned(),
         ..SearchOptions::default()
     };
-    let limits = Limits {
-        nodes: Some(settings.nodes),
-        ..Limits::default()
-    };
-    let think = |game: &Game| {
-        table.new_search();
-        let control = Arc::new(SearchControl::new(false));
-        search(
-            game,
-            &limits,
-            &options,
-            Arc::clone(&table),
-            control,
-            &mut |_| {},
-        )
-    };
+    let think = |game: &Game| search_nodes(game, settings.nodes, &options, &table);
     // The chosen opening's search is its first move's too.
     let (opening, searched) = choose_opening(
         settings.variant,

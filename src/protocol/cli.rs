@@ -38,7 +38,8 @@ USAGE:
   mancala-engine openings <variant> <count> <file> [--random-plies K] [--balanced CP]
                                  [--nodes N] [--seed S]
                                  random quiet openings (default 4 plies) for mancala-match
-                                 --openings, one move prefix a line; --balanced keeps only those
+                                 --openings, one move prefix a line ('-' writes stdout);
+                                 --balanced keeps only those
                                  a search of N nodes (default 20000) scores within CP
                                  centi-counters of even
   mancala-engine tune <file>... [--lambda L] [--lambda VARIANT=L] [--pits] [--write FILE]
@@ -427,9 +428,9 @@ fn datagen(args: &[String]) -> Result<(), String> {
 const MAX_REPEATS: u32 = 50;
 
 fn openings(args: &[String]) -> Result<(), String> {
-    use crate::learn::datagen::{BALANCED_TRIES, choose_opening};
+    use crate::learn::datagen::{BALANCED_TRIES, choose_opening, search_nodes};
     use crate::rules::Game;
-    use crate::search::{Limits, SearchControl, SearchOptions, TranspositionTable, search};
+    use crate::search::{SearchOptions, TranspositionTable};
     use std::sync::Arc;
     let variant = parse_variant(args.first())?;
     if variant == Variant::MangalaIV {
@@ -457,23 +458,8 @@ fn openings(args: &[String]) -> Result<(), String> {
     }
     let table =
         Arc::new(TranspositionTable::new(16).map_err(|_| "out of memory for a 16 MiB table")?);
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
-    let mut think = |game: &Game| {
-        table.new_search();
-        let control = Arc::new(SearchControl::new(false));
-        let options = SearchOptions::default();
-        search(
-            game,
-            &limits,
-            &options,
-            Arc::clone(&table),
-            control,
-            &mut |_| {},
-        )
-    };
+    let options = SearchOptions::default();
+    let mut think = |game: &Game| search_nodes(game, nodes, &options, &table);
     let mut text = format!(
         "# mancala-engine openings {variant} {count} random-plies={plies} seed={seed}{}\n",
         balanced.map_or(String::new(), |cp| format!(" balanced={cp} nodes={nodes}"))
@@ -524,7 +510,11 @@ fn openings(args: &[String]) -> Result<(), String> {
             None => text.push_str(&format!("{line}\n")),
         }
     }
-    std::fs::write(file, &text).map_err(|e| format!("cannot write {file}: {e}"))?;
+    if file == "-" {
+        print!("{text}");
+    } else {
+        std::fs::write(file, &text).map_err(|e| format!("cannot write {file}: {e}"))?;
+    }
     eprintln!(
         "openings {variant}: {count} written to {file}{}",
         balanced.map_or(String::new(), |cp| match far {
