@@ -201,7 +201,42 @@ fn datagen_and_tune_through_the_binary() {
         source.contains("pub const AL_MANQALA_PITS: PitValues = PitValues {\n    used: true,"),
         "{source}"
     );
-    assert!(source.contains("mangala-ii: not fitted here"), "{source}");
+    // A game not fitted keeps its weights and the line that says how they were made.
+    assert!(
+        source.contains("//! mangala-ii (Pits): fitted to "),
+        "{source}"
+    );
+    assert!(
+        source.contains("Kept from `mancala-engine tune"),
+        "{source}"
+    );
+    // Two files of one game make one fit of all their positions.
+    let (one, _) = engine_ok(&["tune", data_path]);
+    let (two, _) = engine_ok(&[
+        "tune",
+        data_path,
+        data_path,
+        "--tapered",
+        "--write",
+        weights_path,
+    ]);
+    let positions = |report: &str| -> usize {
+        let words: Vec<&str> = report.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "positions").unwrap();
+        words[at - 1].parse().unwrap()
+    };
+    assert_eq!(two.matches("al-manqala: ").count(), 1, "{two}");
+    assert!(positions(&two) > positions(&one), "{one}\n{two}");
+    let source = std::fs::read_to_string(&weights).unwrap();
+    assert!(
+        source.contains("al-manqala (TaperedPits): fitted to "),
+        "{source}"
+    );
+    assert!(
+        source.contains("` and `mancala-engine datagen al-manqala"),
+        "{source}"
+    );
+    assert!(source.contains("    tapered: true,\n"), "{source}");
     // A game's own lambda applies to that game's files only.
     let report = |extra: &[&str]| {
         let mut args = vec!["tune", data_path];

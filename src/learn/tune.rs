@@ -7,7 +7,8 @@
 //! little ridge to keep what the data cannot tell apart near zero. Two models: `Terms` fits the
 //! hand-made terms (a few unknowns); `Pits` fits a value for every count in every pit of both
 //! rows, with the opponent's threat and Anywoli's leftover (hundreds of unknowns, each position
-//! touching only its own pits' entries).
+//! touching only its own pits' entries); `TaperedPits` fits two such tables, one for a full board
+//! and one for an empty board, which the evaluation blends by the counters on the board.
 
 use super::data::Record;
 use crate::rules::Variant;
@@ -22,6 +23,8 @@ pub enum Model {
     Terms,
     /// A table of count values per pit for both rows, plus threat and leftover.
     Pits,
+    /// As `Pits`, with a second table for the late game.
+    TaperedPits,
 }
 
 /// One unknown of the fit.
@@ -29,11 +32,13 @@ pub enum Model {
 enum Unknown {
     /// The term of `Features::as_array` with this index.
     Term(usize),
-    /// The value of `count` bucket in pit `pit` of the mover's row (`theirs`: the other row).
+    /// The value of `count` bucket in pit `pit` of the mover's row (`theirs`: the other row),
+    /// in the full-board table (`late`: the empty-board one).
     Pit {
         theirs: bool,
         pit: usize,
         count: usize,
+        late: bool,
     },
 }
 
@@ -44,8 +49,8 @@ fn terms(variant: Variant, model: Model) -> Vec<usize> {
     let candidates: &[usize] = match model {
         Model::Terms if one_lap => &[1, 2, 3, 4],
         Model::Terms => &[1, 2, 4, 5, 6],
-        Model::Pits if one_lap => &[3],
-        Model::Pits => &[6],
+        Model::Pits | Model::TaperedPits if one_lap => &[3],
+        Model::Pits | Model::TaperedPits => &[6],
     };
     if variant == Variant::MangalaIV {
         return Vec::new();
@@ -58,11 +63,23 @@ fn unknowns(variant: Variant, model: Model) -> Vec<Unknown> {
         .into_iter()
         .map(Unknown::Term)
         .collect();
-    if model == Model::Pits && variant != Variant::MangalaIV {
-        for theirs in [false, true] {
-            for pit in 0..variant.rules().pits_per_row {
-                for count in 0..COUNT_BUCKETS {
-                    list.push(Unknown::Pit { theirs, pit, count });
+    let sets: &[bool] = match model {
+        Model::Terms => &[],
+        Model::Pits => &[false],
+        Model::TaperedPits => &[false, true],
+    };
+    if variant != Variant::MangalaIV {
+        for &late in sets {
+            for theirs in [false, true] {
+                for pit in 0..variant.rules().pits_per_row {
+                    for count in 0..COUNT_BUCKETS {
+                        list.push(Unknown::Pit {
+                            theirs,
+                            pit,
+                            count,
+                            late,
+                        });
+                    }
                 }
             }
         }
@@ -114,13 +131,27 @@ pub fn samples(variant: Variant, model: Model, records: &[Record], target: Targe
             let f = features(pos).as_array();
             let mut x = Vec::new();
             let me = pos.side_to_move();
+            // The full-board table's share of a tapered evaluation.
+            let full = match model {
+                Model::TaperedPits => pos.on_board() as f64 / pos.rules().total() as f64,
+                _ => 1.0,
+            };
             for (i, unknown) in list.iter().enumerate() {
                 let value = match *unknown {
                     Unknown::Term(t) => f[t] as f64,
-                    Unknown::Pit { theirs, pit, count } => {
+                    Unknown::Pit {
+                        theirs,
+                        pit,
+                        count,
+                        late,
+                    } => {
                         let side = if theirs { me.opponent() } else { me };
                         let c = pos.pits()[pos.row(side).start + pit];
-                        if bucket(c) == count { 1.0 } else { 0.0 }
+                        match (bucket(c) == count, late) {
+                            (false, _) => 0.0,
+                            (true, false) => full,
+                            (true, true) => 1.0 - full,
+                        }
                     }
                 };
                 if value != 0.0 {
@@ -210,17 +241,24 @@ pub fn fit(variant: Variant, model: Model, samples: &[Sample]) -> Result<Fit, St
     // in percent).
     let mut terms = [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
     let mut pits = PitValues {
-        used: model == Model::Pits,
+        used: model != Model::Terms,
+        tapered: model == Model::TaperedPits,
         ..PitValues::NONE
     };
     for (unknown, &v) in list.iter().zip(&x) {
         match *unknown {
             Unknown::Term(t) => terms[t] = v,
-            Unknown::Pit { theirs, pit, count } => {
-                let table = if theirs {
-                    &mut pits.theirs
-                } else {
-                    &mut pits.mine
+            Unknown::Pit {
+                theirs,
+                pit,
+                count,
+                late,
+            } => {
+                let table = match (theirs, late) {
+                    (false, false) => &mut pits.mine,
+                    (true, false) => &mut pits.theirs,
+                    (false, true) => &mut pits.mine_late,
+                    (true, true) => &mut pits.theirs_late,
                 };
                 table[pit][count] = v.round() as i32;
             }
@@ -337,9 +375,7 @@ pub fn source(
     }
     for (variant, _, _) in all {
         if !fits.iter().any(|(fit, _)| fit.variant == *variant) {
-            text.push_str(&format!(
-                "//! {variant}: not fitted here; the weights of the build that ran `tune`.\n"
-            ));
+            text.push_str(&kept_from_build(*variant));
         }
     }
     text.push_str("\nuse super::eval::{PitValues, Weights};\n");
@@ -368,15 +404,53 @@ pub fn source(
             }
             out
         };
+        let late = if pits.tapered {
+            format!(
+                "    mine_late: [\n{}    ],\n    theirs_late: [\n{}    ],\n",
+                table(&pits.mine_late),
+                table(&pits.theirs_late)
+            )
+        } else {
+            "    ..PitValues::NONE\n".to_string()
+        };
         text.push_str(&format!(
             "\n#[rustfmt::skip]\npub const {name}_PITS: PitValues = PitValues {{\n    used: true,\n    \
-             mine: [\n{}    ],\n    theirs: [\n{}    ],\n}};\n",
+             tapered: {},\n    mine: [\n{}    ],\n    theirs: [\n{}    ],\n{late}}};\n",
+            pits.tapered,
             table(&pits.mine),
             table(&pits.theirs)
         ));
     }
     text
 }
+
+/// The weights file of the build that runs `tune`, for the story of the games it does not fit.
+const BUILD_WEIGHTS: &str = include_str!("../search/weights.rs");
+
+/// The header line of a game that is not fitted: how the running build's weights were made,
+/// where its own weights file says so.
+fn kept_from_build(variant: Variant) -> String {
+    let said = |prefix: &str| {
+        BUILD_WEIGHTS
+            .lines()
+            .find_map(|line| line.strip_prefix(prefix))
+            .map(str::to_string)
+    };
+    let made_by = said("//! Command: ");
+    match said(&format!("//! {variant} (")) {
+        Some(line) if line.contains(KEPT) => format!("//! {variant} ({line}\n"),
+        Some(line) => format!(
+            "//! {variant} ({line}{KEPT}{}.\n",
+            made_by.unwrap_or_else(|| "an earlier tune".into())
+        ),
+        None => {
+            format!("//! {variant}: not fitted here; the weights of the build that ran `tune`.\n")
+        }
+    }
+}
+
+/// How a kept game's line names the command that fitted it.
+const KEPT: &str = " Kept from ";
 
 /// Every game's weights and pit tables as the running build has them.
 pub fn current() -> Vec<(Variant, Weights, PitValues)> {
@@ -503,5 +577,63 @@ mod tests {
             (fit.after.row, fit.after.mobility, fit.after.big_pit),
             (0, 0, 0)
         );
+    }
+
+    #[test]
+    fn a_tapered_fit_tells_the_full_board_from_the_empty_one() {
+        // A one in the mover's first pit is worth +60 on a full board and -60 on an empty one,
+        // linearly in between: one table cannot say it, two blended by the board can.
+        let worth = |pos: &Position| {
+            let me = pos.side_to_move();
+            let material = 100 * (pos.captured(me) as i32 - pos.captured(me.opponent()) as i32);
+            let full = pos.on_board() as f64 / pos.rules().total() as f64;
+            let one_first = (pos.pits()[pos.row(me).start] == 1) as i32 as f64;
+            material + (one_first * (60.0 * full - 60.0 * (1.0 - full))).round() as i32
+        };
+        let records = records(Variant::AlManqala, worth);
+        let fitted = |model| {
+            let samples = samples(Variant::AlManqala, model, &records, Target { lambda: 0.0 });
+            fit(Variant::AlManqala, model, &samples).unwrap()
+        };
+        let (flat, tapered) = (fitted(Model::Pits), fitted(Model::TaperedPits));
+        assert!(!flat.pits.tapered && tapered.pits.tapered);
+        assert!(
+            tapered.rmse_held_out.1 < 0.5 * flat.rmse_held_out.1,
+            "tapered {:?}, flat {:?}",
+            tapered.rmse_held_out,
+            flat.rmse_held_out
+        );
+        let (full, late) = (tapered.pits.mine[0][1], tapered.pits.mine_late[0][1]);
+        assert!(
+            (50..=70).contains(&full) && (-70..=-50).contains(&late),
+            "{full} {late}"
+        );
+        // The generated source carries both tables, and an untapered one says so.
+        let text_of = |fit: Fit| {
+            let mut all = current();
+            for entry in all.iter_mut().filter(|(v, _, _)| *v == fit.variant) {
+                *entry = (fit.variant, fit.after, fit.pits);
+            }
+            source(&[(fit, "data".into())], "tune", &all)
+        };
+        let text = text_of(tapered);
+        let head =
+            "pub const AL_MANQALA_PITS: PitValues = PitValues {\n    used: true,\n    tapered:";
+        assert!(text.contains(&format!("{head} true,")), "{text}");
+        assert!(text.contains("    mine_late: ["));
+        let flat_text = text_of(flat);
+        assert!(flat_text.contains(&format!("{head} false,")));
+    }
+
+    #[test]
+    fn games_not_fitted_keep_the_story_of_their_weights() {
+        let line = kept_from_build(Variant::MangalaII);
+        assert!(
+            line.starts_with("//! mangala-ii (Pits): fitted to "),
+            "{line}"
+        );
+        assert!(line.contains(KEPT), "{line}");
+        // Kept twice, the line names the command that fitted it, not the one that kept it.
+        assert_eq!(line.matches(KEPT).count(), 1, "{line}");
     }
 }

@@ -42,13 +42,17 @@ USAGE:
                                  --balanced keeps only those
                                  a search of N nodes (default 20000) scores within CP
                                  centi-counters of even
-  mancala-engine tune <file>... [--lambda L] [--lambda VARIANT=L] [--pits] [--write FILE]
+  mancala-engine tune <file>... [--lambda L] [--lambda VARIANT=L] [--pits | --tapered]
+                                 [--write FILE]
                                  fit the evaluation's weights to training data (least squares,
-                                 every tenth game held out) and report the error before and after;
+                                 one fit per game of all its files, every tenth game held out)
+                                 and report the error before and after;
                                  the target is L x the final margin + (1 - L) x the search's
                                  score (L 0.5 unless given; VARIANT=L for one game's files);
                                  --pits fits a value per count per pit instead of the hand-made
-                                 terms; --write makes the generated source file of the weights
+                                 terms, --tapered two such tables (full and empty board, blended
+                                 by the counters on the board); --write makes the generated
+                                 source file of the weights
   mancala-engine --help | --version
 
 The rules are in RULES.md, the protocol in protocol.md.
@@ -561,6 +565,7 @@ fn tune(args: &[String]) -> Result<(), String> {
             }
             "--write" => write = Some(rest.next().ok_or("--write needs a file")?.clone()),
             "--pits" => model = Model::Pits,
+            "--tapered" => model = Model::TaperedPits,
             flag if flag.starts_with("--") => {
                 return Err(format!("unexpected '{flag}' (see --help)"));
             }
@@ -571,6 +576,8 @@ fn tune(args: &[String]) -> Result<(), String> {
         return Err("no training data given (see --help)".into());
     }
     let mut fits = Vec::new();
+    // Files of the same game are pooled into one fit, in the order given.
+    let mut games: Vec<(Variant, Vec<String>, Vec<Record>)> = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
         let header = text.lines().next().unwrap_or("");
@@ -580,21 +587,40 @@ fn tune(args: &[String]) -> Result<(), String> {
             .ok_or(format!("{file}: not a datagen file (no header line)"))?
             .parse::<Variant>()
             .map_err(|e| format!("{file}: {e}"))?;
-        let mut records = Vec::new();
+        let index = match games.iter().position(|(game, _, _)| *game == variant) {
+            Some(index) => index,
+            None => {
+                games.push((variant, Vec::new(), Vec::new()));
+                games.len() - 1
+            }
+        };
+        let (_, headers, records) = &mut games[index];
+        headers.push(header.trim_start_matches("# ").to_string());
+        // Game numbers restart in every file: offset them so that whole games stay whole
+        // (held out or not) and different games stay apart.
+        let offset = records
+            .iter()
+            .map(|r: &Record| r.game + 1)
+            .max()
+            .unwrap_or(0);
         for (n, line) in text.lines().enumerate() {
             if line.starts_with('#') || line.trim().is_empty() {
                 continue;
             }
-            records
-                .push(Record::parse(variant, line).map_err(|e| format!("{file}:{}: {e}", n + 1))?);
+            let mut record =
+                Record::parse(variant, line).map_err(|e| format!("{file}:{}: {e}", n + 1))?;
+            record.game += offset;
+            records.push(record);
         }
+    }
+    for (variant, headers, records) in games {
         let target = own_lambda
             .iter()
             .rev()
             .find(|(game, _)| *game == variant)
             .map_or(target, |&(_, lambda)| Target { lambda });
         let samples = samples(variant, model, &records, target);
-        let fit = fit(variant, model, &samples).map_err(|e| format!("{file}: {e}"))?;
+        let fit = fit(variant, model, &samples).map_err(|e| format!("{variant}: {e}"))?;
         println!(
             "{variant}: {} positions to fit, {} held out (every {}th game)",
             fit.train,
@@ -610,7 +636,7 @@ fn tune(args: &[String]) -> Result<(), String> {
             "  RMSE in counters: training {:.3} -> {:.3}, held out {:.3} -> {:.3}",
             fit.rmse_train.0, fit.rmse_train.1, fit.rmse_held_out.0, fit.rmse_held_out.1
         );
-        fits.push((fit, header.trim_start_matches("# ").to_string()));
+        fits.push((fit, headers.join("` and `")));
     }
     if let Some(path) = write {
         let mut all = current();

@@ -33,22 +33,40 @@ pub struct Weights {
 /// Counts from this many up share one entry of a pit table.
 pub const COUNT_BUCKETS: usize = 16;
 
+/// One row's table: a value per count bucket per pit.
+pub type PitTable = [[i32; COUNT_BUCKETS]; MAX_ROW];
+
 /// The value of each count in each pit (centi-counters), by the pit's place in its owner's row
 /// (0 = the owner's first pit in sowing order): `mine` for the side to move's row, `theirs` for
-/// the other row. Learned per game by `tune --pits`; all zero (and skipped) where not used.
+/// the other row. Two sets, blended linearly by the counters on the board: `mine`/`theirs` with
+/// all of the game's counters on the board, `mine_late`/`theirs_late` with none (a count is worth
+/// something else when the board runs low), where `tapered`; else `mine`/`theirs` alone. Learned
+/// per game by `tune --pits` or `--tapered`; all zero (and skipped) where not used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PitValues {
     pub used: bool,
-    pub mine: [[i32; COUNT_BUCKETS]; MAX_ROW],
-    pub theirs: [[i32; COUNT_BUCKETS]; MAX_ROW],
+    pub tapered: bool,
+    pub mine: PitTable,
+    pub theirs: PitTable,
+    pub mine_late: PitTable,
+    pub theirs_late: PitTable,
 }
 
 impl PitValues {
     pub const NONE: PitValues = PitValues {
         used: false,
+        tapered: false,
         mine: [[0; COUNT_BUCKETS]; MAX_ROW],
         theirs: [[0; COUNT_BUCKETS]; MAX_ROW],
+        mine_late: [[0; COUNT_BUCKETS]; MAX_ROW],
+        theirs_late: [[0; COUNT_BUCKETS]; MAX_ROW],
     };
+
+    /// The two sets' sums blended by the counters on the board (`on_board` of `total`).
+    #[inline(always)]
+    pub fn blend(full: i32, late: i32, on_board: i32, total: i32) -> i32 {
+        (full * on_board + late * (total - on_board)) / total
+    }
 }
 
 /// The entry of a pit table for `count` counters.
@@ -250,11 +268,20 @@ fn pit_sum(pos: &Position, table: &PitValues) -> i32 {
     let me = pos.side_to_move();
     let mine = &pos.pits()[pos.row(me)];
     let theirs = &pos.pits()[pos.row(me.opponent())];
-    let mut sum = 0;
+    let (mut full, mut late) = (0, 0);
     for (p, (&m, &t)) in mine.iter().zip(theirs).enumerate() {
-        sum += table.mine[p][bucket(m)] + table.theirs[p][bucket(t)];
+        full += table.mine[p][bucket(m)] + table.theirs[p][bucket(t)];
+        late += table.mine_late[p][bucket(m)] + table.theirs_late[p][bucket(t)];
     }
-    sum
+    if !table.tapered {
+        return full;
+    }
+    PitValues::blend(
+        full,
+        late,
+        pos.on_board() as i32,
+        pos.rules().total() as i32,
+    )
 }
 
 /// The static evaluation of `pos` for its side to move: the same as
@@ -293,11 +320,24 @@ pub fn evaluate_for<S: Spec>(pos: &Position) -> Value {
         let n = S::RULES.pits_per_row;
         let all = pos.all_pits();
         let (mine, theirs) = (me.index() * n, me.opponent().index() * n);
-        let mut sum = 0;
+        let (mut full, mut late) = (0, 0);
         for p in 0..n {
-            sum += table.mine[p][bucket(all[mine + p])] + table.theirs[p][bucket(all[theirs + p])];
+            let (m, t) = (bucket(all[mine + p]), bucket(all[theirs + p]));
+            full += table.mine[p][m] + table.theirs[p][t];
+            if table.tapered {
+                late += table.mine_late[p][m] + table.theirs_late[p][t];
+            }
         }
-        sum
+        if table.tapered {
+            PitValues::blend(
+                full,
+                late,
+                pos.on_board_for::<S>() as i32,
+                S::RULES.total() as i32,
+            )
+        } else {
+            full
+        }
     } else {
         0
     };
