@@ -180,6 +180,16 @@ fn datagen_and_tune_through_the_binary() {
         stderr.contains("datagen al-manqala: 80 games (South won ") && stderr.contains("positions"),
         "{stderr}"
     );
+    // Off a terminal, progress comes as a line at every tenth of the games.
+    let progress: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("/80 games, "))
+        .collect();
+    assert_eq!(progress.len(), 10, "{stderr}");
+    assert!(
+        progress[9].starts_with("datagen al-manqala: 80/80 games, "),
+        "{stderr}"
+    );
     let (stdout, _) = engine_ok(&["tune", data_path, "--write", weights_path]);
     assert!(
         stdout.contains("al-manqala: ") && stdout.contains("RMSE in counters"),

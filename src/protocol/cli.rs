@@ -410,9 +410,22 @@ fn datagen(args: &[String]) -> Result<(), String> {
     );
     bar.set_prefix(format!("datagen {variant}"));
     let started = Instant::now();
+    // Off a terminal the bar is hidden: a plain line at every tenth of the games instead.
+    let tenths_said = std::sync::atomic::AtomicU64::new(0);
     let summary = generate(&settings, tables, &mut out, &|summary| {
         bar.set_position(summary.games);
         bar.set_message(format!("{} positions", summary.positions));
+        let tenths = summary.games * 10 / games.max(1);
+        if bar.is_hidden()
+            && tenths_said.fetch_max(tenths, std::sync::atomic::Ordering::Relaxed) < tenths
+        {
+            eprintln!(
+                "datagen {variant}: {}/{games} games, {} positions, {:.0} s",
+                summary.games,
+                summary.positions,
+                started.elapsed().as_secs_f64()
+            );
+        }
     })
     .map_err(|e| format!("cannot write {file}: {e}"))?;
     bar.finish_and_clear();
