@@ -628,8 +628,13 @@ mod tests {
     #[test]
     fn games_not_fitted_keep_the_story_of_their_weights() {
         let line = kept_from_build(Variant::MangalaII);
+        // Whatever the model the build's tables came from, the line names it and its data.
+        let model = line
+            .strip_prefix("//! mangala-ii (")
+            .and_then(|rest| rest.split_once("): fitted to "))
+            .map(|(model, _)| model);
         assert!(
-            line.starts_with("//! mangala-ii (Pits): fitted to "),
+            matches!(model, Some("Terms" | "Pits" | "TaperedPits")),
             "{line}"
         );
         assert!(line.contains(KEPT), "{line}");
