@@ -52,7 +52,8 @@ USAGE:
                                  --pits fits a value per count per pit instead of the hand-made
                                  terms, --tapered two such tables (full and empty board, blended
                                  by the counters on the board); --write makes the generated
-                                 source file of the weights
+                                 source file of the weights (games without data keep the
+                                 running build's weights)
   mancala-engine --help | --version
 
 The rules are in RULES.md, the protocol in protocol.md.
