@@ -227,3 +227,44 @@ impl WithDepth for Limits {
         }
     }
 }
+
+/// What a search proves with a game's history (here 31 quiet moves before the position, which
+/// bring the repetition and 100-move rules within reach) belongs to that game: a later search of
+/// the same position in a new game, on the same table, must prove what a fresh table proves.
+/// (Before the fix, the later search took the first game's margin, 66, for the position's: the
+/// solved value is 68.)
+#[test]
+fn a_result_that_depends_on_a_games_history_does_not_outlive_its_search() {
+    let history = game(
+        "al-manqala",
+        "1-0-0-0-0-0-0-0-1-1-0-0-0-0-80-15-N",
+        "c A d B e C f D g E b F c G d A a B e C f D g A b B c C d E e",
+    );
+    let pos = *history.position();
+    let fresh = Game::new(pos, LastFourRule::default());
+    let limits = Limits {
+        depth: Some(16),
+        ..Limits::default()
+    };
+    let margin = |game: &Game, table: &Arc<TranspositionTable>| {
+        let mut last = None;
+        let outcome = search(
+            game,
+            &limits,
+            &SearchOptions::default(),
+            Arc::clone(table),
+            Arc::new(SearchControl::new(false)),
+            &mut |info| last = Some(info),
+        );
+        (
+            outcome.best.unwrap().to_string(),
+            last.unwrap().exact_margin,
+        )
+    };
+    let table = Arc::new(TranspositionTable::new(4).unwrap());
+    // In the game with its history, D ends it sooner, by 66.
+    assert_eq!(margin(&history, &table), ("D".into(), Some(66)));
+    let fresh_table = Arc::new(TranspositionTable::new(4).unwrap());
+    assert_eq!(margin(&fresh, &fresh_table), ("D".into(), Some(68)));
+    assert_eq!(margin(&fresh, &table), ("D".into(), Some(68)));
+}

@@ -23,7 +23,7 @@ pub use score::Score;
 pub use strategy::Strategy;
 pub use tt::TranspositionTable;
 
-use keys::position_key;
+use keys::{position_key, position_key_for};
 use score::{INFINITY, MAX_PLY, Value};
 use solver::{SolveLimits, Solver, SolverTable};
 use worker::{RootResult, Worker, is_proven};
@@ -377,11 +377,9 @@ fn solve_small(
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let tablebases = options.tablebases.as_deref();
-    if !in_tables
-        && table
-            .gave_up_at
-            .is_some_and(|counters| pos.on_board() >= counters)
-    {
+    let base = position_key(game.base());
+    let moves: Vec<Move> = game.moves().collect();
+    if !in_tables && table.gave_up_before(base, &moves, pos.on_board()) {
         return None;
     }
     let solve_limits = SolveLimits {
@@ -408,7 +406,7 @@ fn solve_small(
         Err(Aborted) => {
             log::debug!("the solver gave up after {:?}", start.elapsed());
             if !control.is_stopped() {
-                table.gave_up_at = Some(pos.on_board());
+                table.give_up(base, &moves, pos.on_board());
             }
             return None;
         }
@@ -628,6 +626,19 @@ fn iterative_deepening<S: Spec>(
         completed = vec![result];
         completed_depth = depth;
     }
+    if lines == 1
+        && let Some(result) = completed.pop()
+    {
+        let best = result.pv.first().copied();
+        let mut preferred = result.preferred();
+        if preferred.pv.first().copied() != best {
+            preferred.pv = table_line::<S>(shared, preferred.pv[0]);
+            log::debug!("{} instead of {best:?}: a smaller loss", preferred.pv[0]);
+            main.flush_nodes();
+            report(iteration_info(shared, main, completed_depth, 1, &preferred));
+        }
+        completed = vec![preferred];
+    }
     let best_line = completed.first().map(|r| r.pv.clone()).unwrap_or_default();
     SearchOutcome {
         best: best_line
@@ -639,6 +650,38 @@ fn iterative_deepening<S: Spec>(
         depth: completed_depth,
         internal_error: None,
         score: completed.first().map(|r| Score::from_value(r.value)),
+    }
+}
+
+/// The line that starts with the root move `first` and follows the table's best moves, as far
+/// as the table knows them (to the end of the game, a position met twice, or 64 moves).
+fn table_line<S: Spec>(shared: &Shared, first: Move) -> Vec<Move> {
+    let mut line = vec![first];
+    let mut pos = shared.root;
+    let mut quiet = shared.root_quiet;
+    let mut seen = vec![position_key_for::<S>(&pos)];
+    let mut mv = first;
+    loop {
+        let effect = pos.play_for::<S>(mv);
+        quiet = if effect.captured > 0 { 0 } else { quiet + 1 };
+        let key = position_key_for::<S>(&pos);
+        if effect.endless || pos.is_game_over_for::<S>() || seen.contains(&key) || line.len() >= 64
+        {
+            return line;
+        }
+        seen.push(key);
+        let next = shared
+            .table
+            .probe(keys::table_key(key, quiet), S::RULES.pits_per_row)
+            .and_then(|entry| entry.best)
+            .filter(|&next| pos.legal_moves_for::<S>().contains(next));
+        match next {
+            Some(next) => {
+                line.push(next);
+                mv = next;
+            }
+            None => return line,
+        }
     }
 }
 

@@ -75,12 +75,23 @@ pub fn from_table(value: Value, ply: usize) -> Value {
 /// only under a proven win and `hi < 0` only under a proven loss (so the open bounds of a leaf
 /// always include 0); and a value is clamped to at most 0 where `hi <= 0` and at least 0 where
 /// `lo >= 0` (a proven draw weighs 0, like any sure draw).
+///
+/// `anchor` says whether the result belongs to the position or to the line that reached it: a
+/// repetition or a no-progress end below a node is judged with positions and quiet moves of the
+/// line above it (or of the game before the root), which another line to the same position need
+/// not share. The result is the position's own at every ply below `anchor` and is stored in the
+/// table only there, so that no later search (of this game or another) takes a line's result for
+/// the position's value. [`OWN`] when only the position and the moves below it count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scored {
     pub value: Value,
     pub lo: i8,
     pub hi: i8,
+    pub anchor: u8,
 }
+
+/// The anchor of a result that depends on nothing above its position.
+pub const OWN: u8 = u8::MAX;
 
 impl Scored {
     /// The end of the game `ply` plies from the root, with `margin` for the side to move there.
@@ -90,6 +101,7 @@ impl Scored {
             value: proven(margin, ply),
             lo: margin as i8,
             hi: margin as i8,
+            anchor: OWN,
         }
     }
 
@@ -101,6 +113,7 @@ impl Scored {
             value,
             lo: (captured_margin - on_board).clamp(-127, 0) as i8,
             hi: (captured_margin + on_board).clamp(0, 127) as i8,
+            anchor: OWN,
         }
     }
 
@@ -111,6 +124,7 @@ impl Scored {
             value: -self.value,
             lo: -self.hi,
             hi: -self.lo,
+            anchor: self.anchor,
         }
     }
 
@@ -124,6 +138,18 @@ impl Scored {
             self.value = self.value.max(0);
         }
         self
+    }
+
+    /// This result with the anchor `anchor` (see the type's doc).
+    #[inline]
+    pub fn anchored(self, anchor: u8) -> Scored {
+        Scored { anchor, ..self }
+    }
+
+    /// Whether the result is the position's own at a node `ply` plies from the root.
+    #[inline]
+    pub fn is_own_at(&self, ply: usize) -> bool {
+        ply < self.anchor as usize
     }
 
     /// The proven final margin, if the bounds meet.

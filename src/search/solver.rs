@@ -76,9 +76,18 @@ pub struct Probe {
 pub struct SolverTable {
     /// Pairs of (key, data); data: lo, hi (bytes, signed), best move code, effort.
     slots: Vec<[u64; 2]>,
-    /// The counters on the board of the last position the solver gave up on in this game:
-    /// positions with as many are not tried again.
-    pub gave_up_at: Option<u32>,
+    /// The last position the solver gave up on, in which game: in the same game, positions with
+    /// as many counters are not tried again.
+    gave_up: Option<GaveUp>,
+}
+
+/// Where the solver gave up: in which game (the key of the position it was set up from and the
+/// moves played from it until then), on how many counters on the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct GaveUp {
+    base: u64,
+    moves: Vec<Move>,
+    counters: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,13 +103,33 @@ impl SolverTable {
         let slots = ((mib.max(1) << 20) / 16).next_power_of_two() / 2;
         SolverTable {
             slots: vec![[0, 0]; slots.max(1024)],
-            gave_up_at: None,
+            gave_up: None,
         }
     }
 
     pub fn clear(&mut self) {
         self.slots.fill([0, 0]);
-        self.gave_up_at = None;
+        self.gave_up = None;
+    }
+
+    /// Remembers that the solver gave up on a position with `counters` on the board, reached by
+    /// `moves` from the position of key `base`.
+    pub fn give_up(&mut self, base: u64, moves: &[Move], counters: u32) {
+        self.gave_up = Some(GaveUp {
+            base,
+            moves: moves.to_vec(),
+            counters,
+        });
+    }
+
+    /// Whether the solver gave up earlier in this game (set up from the position of key `base`,
+    /// with `moves` played since) on a position with at most `counters` on the board. Only the
+    /// same game counts, the one that went on from where it gave up: what another game's
+    /// position cost says nothing of this one, and no search may depend on it.
+    pub fn gave_up_before(&self, base: u64, moves: &[Move], counters: u32) -> bool {
+        self.gave_up.as_ref().is_some_and(|g| {
+            g.base == base && moves.starts_with(&g.moves) && g.counters <= counters
+        })
     }
 
     fn index(&self, key: u64) -> usize {
@@ -646,5 +675,35 @@ impl<'a, S: Spec> Solver<'a, S> {
             value: best,
             cycle_at,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn giving_up_counts_in_the_same_game_only() {
+        let mut table = SolverTable::new(1);
+        let a = Move::sow(Side::South, 0);
+        let b = Move::sow(Side::North, 1);
+        assert!(!table.gave_up_before(7, &[], 10));
+        table.give_up(7, &[a], 10);
+        // The same game, on or after that move, with as many counters or more.
+        assert!(table.gave_up_before(7, &[a], 10));
+        assert!(table.gave_up_before(7, &[a, b], 12));
+        assert!(
+            !table.gave_up_before(7, &[a, b], 8),
+            "fewer counters: tried again"
+        );
+        // Another game: another base, or the same base with other moves.
+        assert!(!table.gave_up_before(8, &[a], 10));
+        assert!(!table.gave_up_before(7, &[b], 10));
+        assert!(
+            !table.gave_up_before(7, &[], 10),
+            "before the move it gave up after"
+        );
+        table.clear();
+        assert!(!table.gave_up_before(7, &[a], 10));
     }
 }

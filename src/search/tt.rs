@@ -6,6 +6,12 @@
 //! (8), the best move (5), the bound (2), the generation (8), and the bounds on the final margin
 //! (8 + 8, signed). Entries come in buckets of four (one cache line); a new entry replaces the same
 //! position, else the shallowest entry, older generations first.
+//!
+//! A result that depends on the line that reached its position (a repetition or no-progress end
+//! drawing on positions above it, see [`super::score::Scored`]) is stored under its key xor-ed
+//! with a salt drawn anew for every search: the search that made it finds it again, and no later
+//! search does, so that what one game or one root left behind never stands for the value of a
+//! position in another.
 
 use std::alloc::{self, Layout};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
@@ -33,6 +39,9 @@ pub struct Entry {
     /// Bounds on the true final margin (see [`super::score::Scored`]).
     pub lo: i8,
     pub hi: i8,
+    /// Whether the result is the position's own; `false` for the result of a line of the current
+    /// search (found only by that search).
+    pub own: bool,
 }
 
 const VALUE_BITS: u32 = 20;
@@ -65,12 +74,25 @@ pub struct TranspositionTable {
     start: usize,
     buckets: usize,
     generation: AtomicU8,
+    /// The current search's salt for the keys of line-dependent results (never 0).
+    salt: AtomicU64,
+    /// Searches begun, from which each salt is drawn.
+    searches: AtomicU64,
 }
 
 /// The table could not be given the memory asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OutOfMemory {
     pub mib: usize,
+}
+
+/// The salt of the `search`th search: SplitMix64's output function, which gives distinct values
+/// for distinct inputs, made odd so that it is never 0.
+fn salt_of(search: u64) -> u64 {
+    let mut z = search.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) | 1
 }
 
 fn encode_move(mv: Option<Move>, n: usize) -> u64 {
@@ -115,6 +137,8 @@ impl TranspositionTable {
             start,
             buckets,
             generation: AtomicU8::new(0),
+            salt: AtomicU64::new(salt_of(0)),
+            searches: AtomicU64::new(0),
         })
     }
 
@@ -131,9 +155,12 @@ impl TranspositionTable {
         self.generation.store(0, Ordering::Relaxed);
     }
 
-    /// Marks a new search: older entries become the first to be replaced.
+    /// Marks a new search: older entries become the first to be replaced, and the results of
+    /// the last search's lines are no longer found.
     pub fn new_search(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);
+        let search = self.searches.fetch_add(1, Ordering::Relaxed) + 1;
+        self.salt.store(salt_of(search), Ordering::Relaxed);
     }
 
     /// The bucket of `key`: its entries as (key ^ data, data) word pairs.
@@ -168,13 +195,16 @@ impl TranspositionTable {
         let _ = key;
     }
 
-    /// The entry stored for `key`, if any.
+    /// The entry stored for `key`, if any: the position's own result, or one of the current
+    /// search's lines.
     #[inline]
     pub fn probe(&self, key: u64, pits_per_row: usize) -> Option<Entry> {
         let bucket = self.bucket(key);
+        let salted = key ^ self.salt.load(Ordering::Relaxed);
         for slot in bucket.chunks_exact(2) {
             let data = slot[1].load(Ordering::Relaxed);
-            if data != 0 && slot[0].load(Ordering::Relaxed) ^ data == key {
+            let stored = slot[0].load(Ordering::Relaxed) ^ data;
+            if data != 0 && (stored == key || stored == salted) {
                 let bound = match (data >> BOUND_SHIFT) & 3 {
                     1 => Bound::Upper,
                     2 => Bound::Lower,
@@ -188,6 +218,7 @@ impl TranspositionTable {
                     best: decode_move((data >> MOVE_SHIFT) & 31, pits_per_row),
                     lo: (data >> LO_SHIFT) as u8 as i8,
                     hi: (data >> HI_SHIFT) as u8 as i8,
+                    own: stored == key,
                 });
             }
         }
@@ -204,10 +235,12 @@ impl TranspositionTable {
             best,
             lo,
             hi,
+            own,
         } = entry;
         debug_assert!(value.unsigned_abs() < 1 << (VALUE_BITS - 1));
         let generation = self.generation.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
+        let salted = key ^ self.salt.load(Ordering::Relaxed);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         let mut kept_move = None;
@@ -220,7 +253,8 @@ impl TranspositionTable {
                 }
                 continue;
             }
-            if slot[0].load(Ordering::Relaxed) ^ data == key {
+            let stored = slot[0].load(Ordering::Relaxed) ^ data;
+            if stored == key || stored == salted {
                 victim = i;
                 kept_move = decode_move((data >> MOVE_SHIFT) & 31, pits_per_row);
                 break;
@@ -241,6 +275,7 @@ impl TranspositionTable {
             | (lo as u8 as u64) << LO_SHIFT
             | (hi as u8 as u64) << HI_SHIFT;
         let slot = &bucket[2 * victim..2 * victim + 2];
+        let key = if own { key } else { salted };
         slot[0].store(key ^ data, Ordering::Relaxed);
         slot[1].store(data, Ordering::Relaxed);
     }
@@ -274,6 +309,7 @@ mod tests {
             best,
             lo: -98,
             hi: 98,
+            own: true,
         }
     }
 
@@ -296,6 +332,30 @@ mod tests {
         assert_eq!(table.probe(0x1234, 6).unwrap().best, Some(Move::PASS));
         table.clear();
         assert_eq!(table.probe(0xDEAD_BEEF, 6), None);
+    }
+
+    #[test]
+    fn a_lines_result_is_found_by_its_own_search_only() {
+        let table = TranspositionTable::new(1).unwrap();
+        table.new_search();
+        let own = entry(100, 5, Bound::Exact, None);
+        let line = Entry {
+            own: false,
+            ..entry(-300, 9, Bound::Lower, Some(Move::from_pit(2, 6)))
+        };
+        table.store(0xAAAA, 6, own);
+        table.store(0xBBBB, 6, line);
+        assert_eq!(table.probe(0xAAAA, 6), Some(own));
+        assert_eq!(table.probe(0xBBBB, 6), Some(line));
+        table.new_search();
+        assert_eq!(table.probe(0xAAAA, 6), Some(own));
+        assert_eq!(table.probe(0xBBBB, 6), None, "another search's line");
+        // A line's result replaces the position's own entry in the same search, and the next
+        // search finds neither.
+        table.store(0xAAAA, 6, line);
+        assert_eq!(table.probe(0xAAAA, 6), Some(line));
+        table.new_search();
+        assert_eq!(table.probe(0xAAAA, 6), None);
     }
 
     #[test]

@@ -7,7 +7,8 @@ use std::marker::PhantomData;
 use super::eval::evaluate_for;
 use super::keys::{position_key_for, table_key};
 use super::score::{
-    INFINITY, MAX_PLY, Scored, Value, from_table, is_proven_loss, is_proven_win, to_table,
+    INFINITY, MAX_PLY, OWN, Score, Scored, Value, from_table, is_proven_loss, is_proven_win,
+    to_table,
 };
 use super::tt::{Bound, Entry};
 use super::{Aborted, Shared};
@@ -130,6 +131,47 @@ impl RootResult {
                 .moves
                 .iter()
                 .all(|&(mv, other)| mv == best || other.hi <= scored.lo)
+    }
+
+    /// The result with the move to play first. The search's order puts every evaluated line
+    /// above every proven loss, which is right while an evaluated line may still be a draw or a
+    /// win, but not when the evaluation itself expects a bigger loss than a move that is proven
+    /// to lose less: a move proven to lose by 82 is better than one evaluated at −85. So the moves
+    /// are ranked by the margin each is expected or proven to give (proven wins above all), and a
+    /// move whose upper bound on the margin is below another move's proven lower bound is never
+    /// chosen. A move other than the line's first comes with a line of itself alone.
+    pub fn preferred(self) -> RootResult {
+        let Some(&first) = self.pv.first() else {
+            return self;
+        };
+        let floor = self
+            .moves
+            .iter()
+            .map(|(_, s)| s.lo)
+            .max()
+            .unwrap_or(i8::MIN);
+        let rank_of = |mv: Move, scored: &Scored| {
+            // The line's own value for its first move (the list holds the same, or a bound).
+            let value = if mv == first {
+                self.value
+            } else {
+                scored.value
+            };
+            (margin_rank(value), mv == first)
+        };
+        let choice = self
+            .moves
+            .iter()
+            .filter(|(_, scored)| scored.hi >= floor)
+            .max_by_key(|(mv, scored)| rank_of(*mv, scored));
+        match choice {
+            Some(&(mv, scored)) if mv != first => RootResult {
+                value: scored.value,
+                pv: vec![mv],
+                moves: self.moves,
+            },
+            _ => self,
+        }
     }
 
     /// The proven final margin of the line's first move, if its bounds meet.
@@ -297,33 +339,53 @@ impl<'a, S: Spec> Worker<'a, S> {
         Scored::judged(value, captured, pos.on_board_for::<S>() as i32)
     }
 
-    /// Why the game is over at `pos` (reached by a move that was `endless` or not, after `quiet`
-    /// quiet moves), in the game's order of precedence; `None` while it goes on.
+    /// Why the game is over at `pos`, `ply` plies from the root (reached by a move that was
+    /// `endless` or not, after `quiet` quiet moves), in the game's order of precedence, with the
+    /// anchor of its result (see [`Scored`]); `None` while the game goes on.
+    #[allow(clippy::too_many_arguments)]
     fn ending_at(
         &self,
         pos: &Position,
         key: u64,
+        ply: usize,
         quiet: u16,
         endless: bool,
         no_moves: bool,
-    ) -> Option<Ending> {
+    ) -> Option<(Ending, u8)> {
         if no_moves {
-            return pos.own_ending_for::<S>();
+            return pos.own_ending_for::<S>().map(|ending| (ending, OWN));
         }
         if endless {
-            return Some(Ending::EndlessMove);
+            return Some((Ending::EndlessMove, OWN));
         }
         if quiet >= 2 && self.key_filter[key as usize % KEY_FILTER] > 0 {
             let window = (quiet as usize).min(self.keys.len());
-            let seen = self.keys[self.keys.len() - window..]
+            let first = self.keys.len() - window;
+            let mut seen = 0;
+            let mut earliest = None;
+            for (index, _) in self.keys[first..]
                 .iter()
-                .filter(|&&k| k == key)
-                .count();
+                .enumerate()
+                .filter(|&(_, &k)| k == key)
+            {
+                seen += 1;
+                earliest.get_or_insert(first + index);
+            }
             if seen + 1 >= REPETITION_LIMIT {
-                return Some(Ending::Repetition);
+                // The earlier occurrences are on the line (their plies) or in the game.
+                let anchor = earliest
+                    .and_then(|index| index.checked_sub(self.base_keys))
+                    .map_or(0, |at| (at + 1).min(OWN as usize - 1) as u8);
+                return Some((Ending::Repetition, anchor));
             }
         }
-        (quiet >= NO_PROGRESS_LIMIT).then_some(Ending::NoProgress)
+        // The quiet run began at the ply `ply - quiet` (or in the game, before the root): the
+        // end is the position's own only above it, where the run's first capture is still
+        // to come.
+        (quiet >= NO_PROGRESS_LIMIT).then(|| {
+            let start = (ply as i64 - quiet as i64).max(0);
+            (Ending::NoProgress, start.min(OWN as i64 - 1) as u8)
+        })
     }
 
     /// Orders the legal moves other than the table's move without making them: likely captures
@@ -431,10 +493,10 @@ impl<'a, S: Spec> Worker<'a, S> {
         self.visit(ply)?;
         self.pv[ply].clear();
         if ply > 0
-            && let Some(ending) =
-                self.ending_at(pos, key, quiet, endless, pos.is_game_over_for::<S>())
+            && let Some((ending, anchor)) =
+                self.ending_at(pos, key, ply, quiet, endless, pos.is_game_over_for::<S>())
         {
-            return Ok(self.final_value(pos, ending, ply));
+            return Ok(self.final_value(pos, ending, ply).anchored(anchor));
         }
         if ply > 0
             && self.shared.tb_max > 0
@@ -471,10 +533,12 @@ impl<'a, S: Spec> Worker<'a, S> {
                     Bound::Upper => value <= alpha,
                 };
             if cut || proven {
+                // A line's result stands for this search only: so does every result drawn from it.
                 return Ok(Scored {
                     value,
                     lo: entry.lo,
                     hi: entry.hi,
+                    anchor: if entry.own { OWN } else { 0 },
                 });
             }
         }
@@ -492,6 +556,7 @@ impl<'a, S: Spec> Worker<'a, S> {
         // the best upper bound, which holds only if every move is searched.
         let mut lo = i8::MIN;
         let mut hi = i8::MIN;
+        let mut anchor = OWN;
         let mut cut = false;
         let mover = pos.side_to_move().index();
         // With helpers, a move another thread is searching right now is put off to the end
@@ -577,6 +642,7 @@ impl<'a, S: Spec> Worker<'a, S> {
             }
             lo = lo.max(scored.lo);
             hi = hi.max(scored.hi);
+            anchor = anchor.min(scored.anchor);
             let value = scored.value;
             i += 1;
             if value > best_value {
@@ -614,6 +680,7 @@ impl<'a, S: Spec> Worker<'a, S> {
                 value: -INFINITY,
                 lo: i8::MIN,
                 hi: i8::MIN,
+                anchor: OWN,
             });
         }
         if cut || (ply == 0 && !self.excluded.is_empty()) {
@@ -623,6 +690,7 @@ impl<'a, S: Spec> Worker<'a, S> {
             value: best_value,
             lo,
             hi,
+            anchor,
         }
         .clamped();
         let bound = if best_value >= beta {
@@ -643,6 +711,7 @@ impl<'a, S: Spec> Worker<'a, S> {
                     best: best_move,
                     lo: scored.lo,
                     hi: scored.hi,
+                    own: scored.is_own_at(ply),
                 },
             );
         }
@@ -735,7 +804,99 @@ fn late_move_reduction(depth: i32, i: usize) -> i32 {
     1 + (depth >= 5 && i >= 5) as i32 + (depth >= 9 && i >= 8) as i32
 }
 
+/// A value's rank by the final margin it expects: a proven win above everything else; a proven
+/// loss by its margin (the slower loss first), above an evaluated line that expects the same
+/// margin; an evaluated line by its expected margin (100 × counters).
+fn margin_rank(value: Value) -> i64 {
+    match Score::from_value(value) {
+        Score::Mate { margin, .. } if margin > 0 => (1 << 40) + value as i64,
+        Score::Mate { plies, margin } => {
+            1024 * (100 * margin as i64) + 512 + plies.unsigned_abs() as i64
+        }
+        Score::Centi(centi) => 1024 * centi as i64,
+    }
+}
+
 /// Whether a score settles the game (no deeper search can change it).
 pub fn is_proven(value: Value) -> bool {
     is_proven_win(value) || is_proven_loss(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Side;
+    use crate::search::score::proven;
+
+    fn scored(value: Value, lo: i8, hi: i8) -> Scored {
+        Scored {
+            value,
+            lo,
+            hi,
+            anchor: OWN,
+        }
+    }
+
+    /// Issue 24's root: every move loses; `d` is evaluated at −85, the others are proven to lose
+    /// at least 82.
+    fn losing_root(d_value: Value) -> RootResult {
+        let mv = |offset| Move::sow(Side::North, offset);
+        RootResult {
+            value: d_value,
+            pv: vec![mv(3), mv(0)],
+            moves: vec![
+                (mv(3), scored(d_value, -90, 0)),
+                (mv(1), scored(proven(-82, 15), -90, -82)),
+                (mv(5), scored(proven(-82, 23), -90, -82)),
+                (mv(0), scored(proven(-84, 9), -94, -84)),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_smaller_proven_loss_is_preferred_to_a_bigger_expected_one() {
+        let chosen = losing_root(-8504).preferred();
+        // f: the smaller loss of the two proven at −82, lost more slowly.
+        assert_eq!(chosen.pv[0], Move::sow(Side::North, 5));
+        assert_eq!(chosen.value, proven(-82, 23));
+        // An evaluation that expects less than the proven losses keeps its move.
+        let hopeful = losing_root(-7950).preferred();
+        assert_eq!(hopeful.pv[0], Move::sow(Side::North, 3));
+    }
+
+    #[test]
+    fn wins_and_draws_keep_the_searchs_order() {
+        let mv = |offset| Move::sow(Side::South, offset);
+        let root = RootResult {
+            value: proven(2, 7),
+            pv: vec![mv(0)],
+            moves: vec![
+                (mv(0), scored(proven(2, 7), 2, 2)),
+                (mv(1), scored(900, -10, 30)),
+            ],
+        };
+        assert_eq!(root.preferred().pv, vec![mv(0)], "a sure win before a hope");
+        let root = RootResult {
+            value: 150,
+            pv: vec![mv(1)],
+            moves: vec![(mv(0), scored(0, 0, 0)), (mv(1), scored(150, -10, 30))],
+        };
+        assert_eq!(root.preferred().pv, vec![mv(1)]);
+    }
+
+    #[test]
+    fn a_move_bounded_below_another_moves_proof_is_never_chosen() {
+        let mv = |offset| Move::sow(Side::South, offset);
+        // An inconsistent result, as a table of another search might leave: the line's move has
+        // a higher value, but its margin is bounded below what the other move is proven to give.
+        let root = RootResult {
+            value: -100,
+            pv: vec![mv(0)],
+            moves: vec![
+                (mv(0), scored(-100, -20, -5)),
+                (mv(1), scored(proven(-3, 11), -3, -3)),
+            ],
+        };
+        assert_eq!(root.preferred().pv, vec![mv(1)]);
+    }
 }
