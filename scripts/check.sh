@@ -8,5 +8,5 @@ if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then
 fi
 cd "$(dirname "$0")/.."
 cargo fmt --check
-cargo clippy --all-targets -- -D warnings
-cargo test --release
+cargo clippy --workspace --all-targets -- -D warnings
+cargo test --profile ci

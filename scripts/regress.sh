@@ -14,9 +14,10 @@ case "${1:-}" in
 esac
 cd "$(dirname "$0")/.."
 echo "== perft data and protocol transcripts"
-cargo test --release --quiet --test perft --test protocol
+cargo test --profile ci --quiet -p mancala-rules --test perft
+cargo test --profile ci --quiet -p mancala --test protocol
 echo "== bench signature"
-cargo build --release --quiet --bin mancala-engine
+cargo build --release --quiet -p mancala --bin mancala-engine
 nodes=$(target/release/mancala-engine bench 2>/dev/null | sed -n 's/^Nodes searched: //p')
 expected=$(tr -d '[:space:]' < tests/data/bench-signature)
 if $update; then

@@ -1,5 +1,7 @@
-//! `mancala-engine`: the protocol daemon on stdin/stdout (protocol.md), and the one-shot jobs of
-//! its command line (`--help` lists them).
+//! `mancala-engine`: the protocol daemon on stdin/stdout (protocol.md), and the tools of its
+//! command line (`mancala-engine --help` lists them).
+
+mod tools;
 
 use std::process::ExitCode;
 
@@ -7,6 +9,5 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    mancala_engine::protocol::cli::main(&args)
+    tools::main(std::env::args_os())
 }

@@ -11,10 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-#[path = "common/daemon.rs"]
-mod daemon;
-
-use daemon::Daemon;
+use mancala_testkit::daemon::Daemon;
 
 const DOCUMENTS: [&str; 3] = ["README.md", "protocol.md", "RULES.md"];
 
@@ -382,4 +379,62 @@ fn link_targets(text: &str) -> Vec<String> {
         rest = after;
     }
     targets
+}
+
+/// protocol.md's table of options is the one the option registry makes (every option, its
+/// values and default, what it does), so that the two cannot drift apart.
+#[test]
+fn protocol_md_lists_the_options_of_the_registry() {
+    let table = mancala_engine::engine::options::markdown_table();
+    let protocol = read("protocol.md");
+    assert!(
+        protocol.contains(&table),
+        "protocol.md's table of options must read, exactly:\n{table}"
+    );
+}
+
+/// `help` lists every command protocol.md documents (its `###` headings and the rows of its
+/// query table) and every option of the registry.
+#[test]
+fn help_names_every_documented_command_and_every_option() {
+    let mut engine = Daemon::start();
+    engine.send("help");
+    engine.send("isready");
+    let help = engine.until("readyok", Duration::from_secs(10)).join("\n");
+    engine.quit();
+    let protocol = read("protocol.md");
+    let mut words: Vec<String> = Vec::new();
+    for line in protocol.lines() {
+        // `### `cmd …`, `cmd2 …``: each command of a heading.
+        if let Some(heading) = line.strip_prefix("### `") {
+            for part in heading.split("`, `").flat_map(|p| p.split("` / `")) {
+                if let Some(word) = part.trim_matches('`').split_whitespace().next() {
+                    words.push(word.trim_matches('`').to_string());
+                }
+            }
+        }
+        // `| `query fen` | …`: each query.
+        if let Some(row) = line.strip_prefix("| `query ")
+            && let Some(what) = row.split('`').next()
+        {
+            words.push(what.to_string());
+        }
+    }
+    words.sort();
+    words.dedup();
+    assert!(words.len() >= 20, "{words:?}");
+    for word in &words {
+        assert!(
+            help.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w == word),
+            "help does not name '{word}':\n{help}"
+        );
+    }
+    for option in &mancala_engine::engine::options::OPTIONS {
+        assert!(
+            help.contains(option.name),
+            "help does not name the option {}",
+            option.name
+        );
+    }
 }

@@ -5,19 +5,17 @@
 
 use std::time::Duration;
 
-use mancala_engine::rules::{LastFourRule, Move, Position, Variant};
 use mancala_engine::search::solver::{SolveLimits, Solver, SolverTable};
+use mancala_rules::{LastFourRule, Move, Position, Variant};
 
-#[path = "common/daemon.rs"]
-mod daemon;
-
-use daemon::Daemon;
+use mancala_testkit::daemon::Daemon;
+use mancala_testkit::with_big_stack;
 
 const LONG: Duration = Duration::from_secs(60);
 
 /// The side to move's solved value of `pos` and of each of its legal moves.
 fn solved(pos: &Position, table: &mut SolverTable) -> (i32, Vec<(Move, i32)>) {
-    mancala_engine::with_spec!(pos.variant(), S => {
+    mancala_rules::with_spec!(pos.variant(), S => {
         let mut solver =
             Solver::<S>::new(table, None, LastFourRule::default(), SolveLimits::NONE);
         let value = solver.solve(pos).unwrap().value;
@@ -49,16 +47,6 @@ fn field(info: &str, word: &str) -> Option<i32> {
     let mut tokens = info.split_whitespace();
     tokens.find(|&t| t == word)?;
     tokens.next()?.parse().ok()
-}
-
-/// Runs `body` on a thread with room for the solver's deep lines.
-fn with_big_stack(body: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(body)
-        .unwrap()
-        .join()
-        .unwrap_or_else(|e| std::panic::resume_unwind(e));
 }
 
 /// Issue 24's session, made repeatable: the solver gives up on the first game (a search of 2,000

@@ -12,12 +12,9 @@
 
 use std::time::{Duration, Instant};
 
-use mancala_engine::rules::SplitMix64;
+use mancala_rules::SplitMix64;
 
-#[path = "common/daemon.rs"]
-mod daemon;
-
-use daemon::Daemon;
+use mancala_testkit::daemon::Daemon;
 
 /// Lines between checkpoints.
 const BLOCK: usize = 50;

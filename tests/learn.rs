@@ -5,11 +5,11 @@
 use std::process::Command;
 use std::sync::Arc;
 
-use mancala_engine::learn::data::Record;
-use mancala_engine::learn::datagen::{Settings, Summary, generate};
-use mancala_engine::rules::{Side, Variant};
-use mancala_engine::tablebase::Tablebases;
-use mancala_engine::tablebase::generate::build_in_memory;
+use mancala_learn::data::Record;
+use mancala_learn::datagen::{Settings, Summary, generate};
+use mancala_rules::{Side, Variant};
+use mancala_tablebase::Tablebases;
+use mancala_tablebase::generate::build_in_memory;
 
 fn settings(variant: Variant, threads: usize) -> Settings {
     Settings {
@@ -261,16 +261,22 @@ fn datagen_and_tune_through_the_binary() {
     assert_ne!(report(&[]), all_margin);
     // Bad input: refused with a reason, nothing written.
     for (args, why) in [
-        (vec!["datagen", "mangala-iv", "5", "-"], "no choice of move"),
+        (
+            vec!["datagen", "mangala-iv", "5", "-"],
+            "has nothing to learn",
+        ),
         (
             vec!["datagen", "al-manqala", "0", "-"],
-            "<games> takes a number",
+            "0 is not in 1..=100000000",
         ),
         (
             vec!["datagen", "al-manqala", "5", "-", "--nodes"],
-            "--nodes needs a value",
+            "a value is required for '--nodes <NODES>'",
         ),
-        (vec!["tune"], "no training data"),
+        (
+            vec!["tune"],
+            "the following required arguments were not provided",
+        ),
         (
             vec!["tune", data_path, "--lambda", "al-manqala=2"],
             "--lambda takes a number from 0 to 1",
@@ -292,8 +298,8 @@ fn datagen_and_tune_through_the_binary() {
 
 #[test]
 fn openings_makes_a_file_the_match_runner_reads() {
-    use mancala_engine::arena::openings::parse_openings;
-    use mancala_engine::rules::LastFourRule;
+    use mancala_rules::LastFourRule;
+    use mancala_rules::openings::parse_openings;
     let dir = std::env::temp_dir().join(format!("mancala-openings-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("anywoli.txt");
@@ -380,4 +386,41 @@ fn openings_says_why_it_cannot_make_a_set() {
     let stderr = fails(&["openings", "anywoli", "3", path, "--balanced", "x"]);
     assert!(stderr.contains("--balanced"), "{stderr}");
     assert!(!std::path::Path::new(path).exists());
+}
+
+/// A wrong argument to a tool gets one line saying what is wrong and one line with the tool's
+/// usage and where its help is: not the whole usage.
+#[test]
+fn a_wrong_tool_argument_gets_one_line_and_a_hint() {
+    for (args, what, usage) in [
+        (
+            vec!["bench", "extra"],
+            "unexpected argument 'extra' found",
+            "usage: mancala-engine bench (more: mancala-engine bench --help)",
+        ),
+        (
+            vec!["solve", "mangala-ii"],
+            "required arguments were not provided: <POSITION>",
+            "usage: mancala-engine solve [OPTIONS] <VARIANT> <POSITION> (more: mancala-engine solve --help)",
+        ),
+        (
+            vec!["frobnicate"],
+            "unrecognized subcommand 'frobnicate'",
+            "usage: mancala-engine [COMMAND] (more: mancala-engine --help)",
+        ),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {stderr}");
+        assert!(
+            lines[0].starts_with("mancala-engine: ") && lines[0].contains(what),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(lines[1], usage, "{args:?}");
+    }
 }

@@ -4,10 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-#[path = "common/daemon.rs"]
-mod daemon;
-
-use daemon::Daemon;
+use mancala_testkit::daemon::Daemon;
 
 fn errors(lines: &[String]) -> usize {
     lines

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use mancala_engine::rules::{Game, LastFourRule, Move, Position, Variant};
+use mancala_rules::{Game, LastFourRule, Move, Position, Variant};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -3,10 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-#[path = "common/daemon.rs"]
-mod daemon;
-
-use daemon::Daemon as Engine;
+use mancala_testkit::daemon::Daemon as Engine;
 
 const LONG: Duration = Duration::from_secs(30);
 
@@ -269,5 +266,14 @@ fn bench_is_repeatable_and_ends_with_the_two_totals() {
             .filter(|l| l.starts_with("info string bench"))
             .count()
             >= 12
+    );
+    // The bench's node count is the search's signature (as Stockfish's CI checks `Bench:`): a
+    // change of search behaviour fails here until tests/data/bench-signature says the new count
+    // (scripts/regress.sh --update-signature), which its commit names.
+    let signature = include_str!("data/bench-signature").trim();
+    assert_eq!(
+        lines[n - 2],
+        format!("Nodes searched: {signature}"),
+        "the bench signature changed: search behaviour is not what tests/data/bench-signature says"
     );
 }

@@ -6,16 +6,11 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use mancala_engine::rules::{Position, SplitMix64, Variant};
-use mancala_engine::tablebase::Tablebases;
+use mancala_rules::{Position, SplitMix64, Variant};
+use mancala_tablebase::Tablebases;
 
-#[path = "common/daemon.rs"]
-mod daemon;
-#[path = "common/positions.rs"]
-mod positions;
-
-use daemon::Daemon;
-use positions::random_position;
+use mancala_testkit::daemon::Daemon;
+use mancala_testkit::positions::random_position;
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_mancala-engine");
 
@@ -103,6 +98,34 @@ fn query_tb_and_go_use_the_tables() {
             };
             assert_eq!(kept, value, "{text}: {best}");
         }
+        // A mistyped directory, or one without tables, is refused and leaves the tables loaded.
+        let empty = std::env::temp_dir().join(format!("mancala-tbp-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&empty).unwrap();
+        for (path, why) in [
+            (dir.join("missing"), "it does not exist"),
+            (empty.clone(), "no tables found in"),
+        ] {
+            engine.send(&format!(
+                "setoption name TablebasePath value {}",
+                path.display()
+            ));
+            let refused = engine.line(Duration::from_secs(30));
+            assert!(
+                refused.starts_with("info string error ")
+                    && refused.contains(why)
+                    && refused.ends_with("the tables loaded before stay"),
+                "{refused}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&empty);
+        let text = &random_positions(variant, counters, 1, 8)[0];
+        let pos = Position::from_position_string(variant, text).unwrap();
+        engine.send(&format!("position fen {text}"));
+        assert_eq!(
+            engine.query("tb"),
+            format!("response {}", tables.probe(&pos).unwrap()),
+            "the tables stay loaded"
+        );
         // Positions beyond the tables are not covered.
         engine.send("position startpos");
         assert_eq!(engine.query("tb"), "response none");
@@ -165,10 +188,13 @@ fn the_command_line_refuses_what_it_cannot_build() {
             "has no tables",
         ),
         (vec!["tablebase", "chess", "4", "/tmp/x"], "unknown variant"),
-        (vec!["tablebase", "mangala-ii"], "missing"),
+        (
+            vec!["tablebase", "mangala-ii"],
+            "required arguments were not provided: <MAX> <DIRECTORY>",
+        ),
         (
             vec!["tablebase", "mangala-ii", "99", "/tmp/x"],
-            "takes a number",
+            "MAX is at most 72",
         ),
         (
             vec!["tablebase", "mangala-ii", "40", "/tmp/x"],

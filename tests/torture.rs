@@ -12,7 +12,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mancala_engine::rules::{Game, LastFourRule, Move, Position, SplitMix64, Variant};
+use mancala_rules::{Game, LastFourRule, Move, Position, SplitMix64, Variant};
 
 const LINES: usize = 100_000;
 

@@ -1,14 +1,11 @@
 // mancala-board's page: draws the board and plays through the engine's protocol only. It knows
-// no rules: the legal moves, the positions after moves and the end of the game all come from
-// the engine (`query moves`, `query fen`, `query gameover`, `d`), as in any GUI.
+// no rules and no game: the games and their boards come from the engine's `variant` listing, and
+// the legal moves, the positions after moves and the end of the game from its answers (`query
+// moves`, `query fen`, `query gameover`, `d`), as in any GUI.
 'use strict';
 
-const GAMES = {
-  'mangala-ii': { pits: 6, name: 'Mangala II', stores: false },
-  'mangala-iv': { pits: 7, name: 'Mangala IV', stores: false },
-  'al-manqala': { pits: 7, name: 'Al-manqala', stores: false },
-  'anywoli': { pits: 12, name: 'Anywoli', stores: true },
-};
+// The engine's games, by name: { title, pits (a row), total }, in the engine's order.
+const GAMES = new Map();
 const QUERY_TIMEOUT = 5000;
 const MARGIN_TIMEOUT = 5000;
 
@@ -17,7 +14,7 @@ const $ = (id) => document.getElementById(id);
 const state = {
   boardId: null,
   socket: null,
-  variant: 'mangala-ii',
+  variant: null, // the engine's current game, from its listing
   base: 'startpos', // 'startpos', 'fen <string>' or 'random <seed>'
   moves: [],
   position: null, // parsed position string
@@ -29,6 +26,8 @@ const state = {
   generation: 0, // bumped whenever the game changes under a running search
   lines: new Map(),
   pending: [], // requests waiting for their answer, in the order sent
+  nextRequest: 1, // the number of the next request (the server names a refused one by it)
+  refused: new Map(), // request number → why, for refused commands that expect no answer
   broken: false,
   updating: 0, // position updates in flight: no clicks meanwhile
   interrupting: false, // a search is being stopped: no new one starts by itself
@@ -53,23 +52,43 @@ function setBusy(busy) {
   document.body.dataset.state = state.broken ? 'broken' : state.updating ? 'updating' : busy || state.interrupting ? 'thinking' : state.over ? 'over' : 'idle';
 }
 
+// Sends `line` numbered, as the board server wants it; returns the number.
+function send(line) {
+  const number = state.nextRequest++;
+  state.socket.send(`${number} ${line}`);
+  return number;
+}
+
 // Sends `line`; resolves with the lines received until `done(line)` says the answer is complete
-// (or at once when `done` is null: the command has no answer).
+// (or at once, with the request's number, when `done` is null: the command has no answer). A
+// request the server refuses is rejected with the reason, whatever else is still arriving.
 function request(line, done, timeout, onLine) {
   return new Promise((resolve, reject) => {
     if (!state.socket || state.socket.readyState !== WebSocket.OPEN || state.broken) {
       reject(new Error('the engine is not connected'));
       return;
     }
-    state.socket.send(line);
+    const number = send(line);
     if (!done) {
-      resolve([]);
+      resolve(number);
       return;
     }
-    const entry = { line, done, onLine, lines: [], resolve, reject };
+    const entry = { number, line, done, onLine, lines: [], resolve, reject };
     entry.timer = setTimeout(() => engineBroke(`the engine does not answer '${line}'`), timeout || QUERY_TIMEOUT);
     state.pending.push(entry);
   });
+}
+
+// Sends a command that has no answer of its own and waits until the engine has taken it: it
+// fails with the reason if the server refused it or the engine answered with an error.
+async function command(line) {
+  const number = await request(line, null);
+  const lines = await request('isready', (l) => l === 'readyok');
+  const refused = state.refused.get(number);
+  state.refused.delete(number);
+  if (refused) throw new Error(refused);
+  const error = lines.find((l) => l.startsWith('info string error'));
+  if (error) throw new Error(error.slice('info string error '.length));
 }
 
 function response(what) {
@@ -84,8 +103,20 @@ function received(text) {
     engineBroke('the engine stopped (it may have crashed)');
     return;
   }
-  if (text.startsWith('board error')) {
-    showMessage(text.slice('board error '.length));
+  if (text.startsWith('board refused ')) {
+    // `board refused <number> <why>`: that request never reached the engine.
+    const rest = text.slice('board refused '.length);
+    const space = rest.indexOf(' ');
+    const number = Number(rest.slice(0, space));
+    const why = rest.slice(space + 1);
+    const at = state.pending.findIndex((entry) => entry.number === number);
+    if (at >= 0) {
+      const [entry] = state.pending.splice(at, 1);
+      clearTimeout(entry.timer);
+      entry.reject(new Error(why));
+    } else {
+      state.refused.set(number, why);
+    }
     return;
   }
   const head = state.pending[0];
@@ -137,11 +168,44 @@ function connect() {
   });
 }
 
+// Reads the engine's games from `variant` (`info string variant <name> <title> 2x<N> <total>
+// counters[ (current)]`) and offers them in the game list.
+async function learnGames() {
+  await request('variant', null);
+  const lines = await request('isready', (l) => l === 'readyok');
+  if (state.refused.size) throw new Error([...state.refused.values()][0]);
+  GAMES.clear();
+  let current = null;
+  for (const line of lines) {
+    const m = /^info string variant (\S+) (.*) 2x(\d+) (\d+) counters( \(current\))?$/.exec(line);
+    if (!m) continue;
+    GAMES.set(m[1], { title: m[2], pits: Number(m[3]), total: Number(m[4]) });
+    if (m[5]) current = m[1];
+  }
+  if (!GAMES.size) throw new Error('the engine lists no games');
+  const select = $('variant');
+  select.replaceChildren(...[...GAMES].map(([name, game]) => {
+    const option = document.createElement('option');
+    option.value = name;
+    option.textContent = `${game.title} (2×${game.pits})`;
+    return option;
+  }));
+  if (!state.variant || !GAMES.has(state.variant)) state.variant = current || [...GAMES.keys()][0];
+  select.value = state.variant;
+}
+
+// Whether the current game is one of deals and a side choice (its moves are forced): the
+// engine answers `query side` for such a game only.
+async function offerDeal() {
+  const lines = await request('query side', (l) => l.startsWith('response') || l.startsWith('info string error'));
+  $('deal').hidden = !lines[lines.length - 1].startsWith('response');
+}
+
 async function startEngine() {
   await request('uci', (l) => l === 'uciok', 10000);
-  await request(`variant ${state.variant}`, null);
-  await request(`setoption name MultiPV value ${$('multipv').value}`, null);
-  await request('isready', (l) => l === 'readyok');
+  await learnGames();
+  await command(`variant ${state.variant}`);
+  await command(`setoption name MultiPV value ${$('multipv').value}`);
   state.broken = false;
   setStatus('engine ready');
 }
@@ -193,7 +257,7 @@ function moveName(pit, n) {
 }
 
 function parsePosition(text) {
-  const n = GAMES[state.variant].pits;
+  const n = GAMES.get(state.variant).pits;
   const fields = text.split('-');
   return {
     text,
@@ -225,10 +289,7 @@ async function refresh() {
 }
 
 async function readBack(generation) {
-  const lines = await request(positionCommand(), null)
-    .then(() => request('isready', (l) => l === 'readyok'));
-  const refused = lines.find((l) => l.startsWith('info string error'));
-  if (refused) throw new Error(refused.slice('info string error '.length));
+  await command(positionCommand());
   const fen = await response('fen');
   const legal = (await response('moves')).split(' ').filter((m) => m);
   const over = (await response('gameover')) === 'true';
@@ -307,7 +368,7 @@ async function interrupt() {
   state.generation += 1;
   if (state.thinking && state.socket) {
     state.interrupting = true;
-    state.socket.send('stop');
+    send('stop');
     // The stopped search's bestmove still comes: wait for it to pass.
     while (state.thinking) await new Promise((r) => setTimeout(r, 10));
     state.interrupting = false;
@@ -324,7 +385,7 @@ async function newGame(base) {
   showMessage('');
   $('side-answer').textContent = '';
   try {
-    await request('ucinewgame', null);
+    await command('ucinewgame');
     await refresh();
   } catch (e) {
     showMessage(e.message);
@@ -338,7 +399,7 @@ async function undo() {
   state.moves.pop();
   if (state.human) {
     while (state.moves.length) {
-      await request(positionCommand(), null);
+      await command(positionCommand());
       if (parsePosition(await response('fen')).side === state.human) break;
       state.moves.pop();
     }
@@ -352,7 +413,7 @@ async function undo() {
 // Drawing.
 
 function render() {
-  const game = GAMES[state.variant];
+  const game = GAMES.get(state.variant);
   const n = game.pits;
   const board = $('board');
   board.style.setProperty('--pits', n);
@@ -371,7 +432,8 @@ function render() {
     board.appendChild(el);
     return el;
   };
-  const storeLabel = game.stores ? 'store' : 'captured';
+  // Games whose position strings say who received the last four keep their counters in stores.
+  const storeLabel = pos.lastFour !== undefined ? 'store' : 'captured';
   const gain = (side) => before ? pos.captured[side] - before.captured[side] : 0;
   const store = (side, cls) => {
     const el = cell('div', `store ${cls}`, undefined, '2 / 4', cls === 'north' ? 1 : n + 2);
@@ -501,14 +563,17 @@ function wire() {
   $('variant').addEventListener('change', async () => {
     await interrupt();
     state.variant = $('variant').value;
-    $('deal').hidden = state.variant !== 'mangala-iv';
+    state.moves = [];
+    state.position = null;
+    render();
     try {
-      await request(`variant ${state.variant}`, null);
+      await command(`variant ${state.variant}`);
+      await offerDeal();
       await newGame('startpos');
     } catch (e) { showMessage(e.message); }
   });
   $('multipv').addEventListener('change', () => {
-    request(`setoption name MultiPV value ${$('multipv').value}`, null).catch((e) => showMessage(e.message));
+    command(`setoption name MultiPV value ${$('multipv').value}`).catch((e) => showMessage(e.message));
   });
   $('new-game').addEventListener('click', () => newGame('startpos'));
   $('undo').addEventListener('click', () => undo());
@@ -537,11 +602,16 @@ function wire() {
     }
   });
   $('load').addEventListener('click', async () => {
-    const text = $('fen').value.trim();
+    // A position string, optionally followed by `moves` and the moves played from it.
+    const words = $('fen').value.trim().split(/\s+/).filter((w) => w);
+    if (!words.length || (words.length > 1 && words[1] !== 'moves')) {
+      showMessage('Load takes a position string (like the one shown), optionally followed by “moves” and moves');
+      return;
+    }
     const saved = { base: state.base, moves: state.moves };
     await interrupt();
-    state.base = `fen ${text}`;
-    state.moves = [];
+    state.base = `fen ${words[0]}`;
+    state.moves = words.slice(2);
     state.previous = null;
     try {
       await refresh();
@@ -583,6 +653,7 @@ async function main() {
   try {
     await openBoard();
     await startEngine();
+    await offerDeal();
     await newGame('startpos');
   } catch (e) {
     state.broken = true;

@@ -14,8 +14,11 @@ pub enum Message {
     Line(String),
     /// The engine process ended (crashed, or was killed): the status it gave.
     EngineExited(String),
-    /// A line from the page was refused, and why.
-    Refused(String),
+    /// The page's request of this number was refused (never reached the engine), and why.
+    Refused {
+        request: String,
+        why: String,
+    },
 }
 
 /// Lines kept for a page that is not (yet) connected.

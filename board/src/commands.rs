@@ -1,31 +1,55 @@
 //! The only protocol lines a board needs, checked word by word before they reach an engine. The
 //! engine would refuse a bad line itself, but what a page may make it do (run for hours, eat
-//! memory, quit) is decided here.
+//! memory, quit) is decided here. Games, move names and position strings are checked by the
+//! rules library, so that the board knows no game of its own.
+
+use mancala_rules::{Move, Variant};
 
 /// Longest line accepted: a whole game's `position` command is a few kilobytes.
 pub const MAX_LINE: usize = 16 * 1024;
 /// The longest thinking time a page may ask for, in milliseconds.
 const MAX_MOVETIME: u64 = 60_000;
 
-const VARIANTS: [&str; 4] = ["mangala-ii", "mangala-iv", "al-manqala", "anywoli"];
 const QUERIES: [&str; 8] = [
     "fen", "moves", "gameover", "p1turn", "result", "score", "side", "tb",
 ];
 
-fn is_move(word: &str) -> bool {
-    word == "pass" || (word.len() == 1 && word.bytes().all(|b| b.is_ascii_alphabetic()))
+/// A game the engine plays (the rules library's list).
+fn is_game(word: &str) -> bool {
+    word.parse::<Variant>().is_ok()
 }
 
+/// A move name of the rules (a pit letter or `pass`).
+fn is_move(word: &str) -> bool {
+    word.parse::<Move>().is_ok()
+}
+
+/// A word shaped like a position string: counts, `-` and side letters. Whether it is one of the
+/// current game is the engine's to say: it answers in turn, naming what is wrong for that game
+/// (and in which game the string would be valid), which the server, not knowing the game, could
+/// not.
 fn is_position_string(word: &str) -> bool {
     !word.is_empty()
         && word.len() < 256
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_digit() || b == b'-' || matches!(b, b'S' | b'N' | b'X'))
+        && word.split('-').all(|field| {
+            !field.is_empty()
+                && (field.bytes().all(|b| b.is_ascii_digit()) || matches!(field, "S" | "N" | "X"))
+        })
 }
 
 fn number(word: Option<&str>, max: u64) -> Option<u64> {
     word?.parse::<u64>().ok().filter(|&n| n <= max)
+}
+
+/// A page's message `<number> <command>`: the request's number and the command.
+pub fn numbered(message: &str) -> Result<(u64, &str), String> {
+    let (number, line) = message
+        .split_once(' ')
+        .ok_or("a message is '<request number> <command>'")?;
+    let number = number
+        .parse::<u64>()
+        .map_err(|_| format!("'{number}' is not a request number"))?;
+    Ok((number, line))
 }
 
 /// `line` if a board may send it, else why not.
@@ -39,7 +63,8 @@ pub fn check(line: &str) -> Result<&str, String> {
     let words: Vec<&str> = line.split(' ').collect();
     let ok = match words.as_slice() {
         ["uci" | "isready" | "ucinewgame" | "stop" | "d"] => true,
-        ["variant", name] => VARIANTS.contains(name),
+        ["variant"] => true,
+        ["variant", name] => is_game(name),
         ["query", what] => QUERIES.contains(what),
         ["go", "movetime", ms] => number(Some(ms), MAX_MOVETIME).is_some(),
         ["setoption", "name", "MultiPV", "value", n] => number(Some(n), 12).is_some_and(|n| n >= 1),
@@ -75,6 +100,7 @@ mod tests {
         for line in [
             "uci",
             "isready",
+            "variant",
             "stop",
             "d",
             "variant anywoli",
@@ -89,6 +115,18 @@ mod tests {
             "position random 18446744073709551615 moves A",
         ] {
             assert_eq!(check(line), Ok(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn messages_carry_their_request_number() {
+        assert_eq!(numbered("17 query fen"), Ok((17, "query fen")));
+        assert_eq!(
+            numbered("1 position startpos moves A"),
+            Ok((1, "position startpos moves A"))
+        );
+        for bad in ["query fen", "x query fen", "", "-3 uci"] {
+            assert!(numbered(bad).is_err(), "{bad:?}");
         }
     }
 

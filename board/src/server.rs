@@ -295,9 +295,12 @@ fn handle(stream: TcpStream, boards: &Boards, identity: &Identity) -> anyhow::Re
     Ok(())
 }
 
-/// A page's connection to its board: its messages are commands for the engine (checked), and
-/// everything the engine says goes to it as it comes. `board …` messages are the server's own:
-/// `board error <why>` for a refused command, `board exit <status>` when the engine ended.
+/// A page's connection to its board: its messages are numbered commands for the engine
+/// (`<number> <command>`, checked; the number is the page's own, to match answers to requests),
+/// and everything the engine says goes to it as it comes. `board …` messages are the server's
+/// own: `board refused <number> <why>` for a command that did not reach the engine (so the page
+/// knows which of its requests failed, whatever the engine is still answering), `board exit
+/// <status>` when the engine ended.
 fn session(stream: TcpStream, board: &Arc<Board>) {
     let Ok(write_half) = stream.try_clone() else {
         return;
@@ -310,7 +313,7 @@ fn session(stream: TcpStream, board: &Arc<Board>) {
             let text = match messages.recv_timeout(Duration::from_secs(15)) {
                 Ok(Message::Line(line)) => line,
                 Ok(Message::EngineExited(status)) => format!("board exit {status}"),
-                Ok(Message::Refused(why)) => format!("board error {why}"),
+                Ok(Message::Refused { request, why }) => format!("board refused {request} {why}"),
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                     if writer.send(WsMessage::Ping(Vec::new().into())).is_err() {
                         return;
@@ -327,9 +330,15 @@ fn session(stream: TcpStream, board: &Arc<Board>) {
     loop {
         match reader.read() {
             Ok(WsMessage::Text(text)) => {
-                let outcome = commands::check(text.as_str()).and_then(|line| board.send(line));
+                let (request, outcome) = match commands::numbered(text.as_str()) {
+                    Ok((number, line)) => (
+                        number.to_string(),
+                        commands::check(line).and_then(|line| board.send(line)),
+                    ),
+                    Err(why) => ("-".to_string(), Err(why)),
+                };
                 if let Err(why) = outcome {
-                    let _ = notices.send(Message::Refused(why));
+                    let _ = notices.send(Message::Refused { request, why });
                 }
             }
             Ok(WsMessage::Close(_)) | Err(_) => break,

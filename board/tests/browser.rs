@@ -8,7 +8,7 @@ mod common;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use mancala_engine::rules::{Game, LastFourRule, Move, Position, Side, Variant};
+use mancala_rules::{Game, LastFourRule, Move, Position, Side, Variant};
 
 use common::BoardServer;
 use common::chromium::{Chromium, Page, available};
@@ -43,7 +43,8 @@ fn moves(page: &mut Page) -> Vec<Move> {
 fn check_board(page: &mut Page, variant: Variant, base: Position) {
     let played = moves(page);
     let mut game = Game::new(base, LastFourRule::default());
-    game.play_all(&played).expect("the page's moves are legal");
+    game.play_all(&played)
+        .unwrap_or_else(|e| panic!("{variant}: the page's moves {played:?} are not legal: {e:?}"));
     let pos = game.position();
     let pits: Vec<u32> = serde_json::from_value(page.eval(
         "[...document.querySelectorAll('.pit')].sort((a, b) => a.dataset.pit - b.dataset.pit)\
@@ -115,10 +116,13 @@ fn open(chromium: &Chromium, server: &BoardServer, width: u32, height: u32, mobi
 
 fn switch_to(page: &mut Page, variant: Variant) {
     page.choose("variant", variant.name());
+    // Two games may share a board (and the shape of their position strings): the new game's
+    // start position, with no move played, says the switch is done.
     page.wait_for(
         &format!(
-            "document.getElementById('fen').value.split('-').length === {}",
-            Position::field_count(variant)
+            "document.getElementById('fen').value === '{}' && \
+             document.getElementById('moves').dataset.moves === ''",
+            Position::start(variant)
         ),
         LONG,
         "the game switches",

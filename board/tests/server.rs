@@ -117,8 +117,15 @@ fn read_until(socket: &mut Socket, last: impl Fn(&str) -> bool) -> Vec<String> {
     }
 }
 
+/// Sends `line` as the page does, numbered (the number of a refused request comes back).
 fn send(socket: &mut Socket, line: &str) {
-    socket.send(Message::Text(line.into())).unwrap();
+    send_numbered(socket, 1, line);
+}
+
+fn send_numbered(socket: &mut Socket, number: u64, line: &str) {
+    socket
+        .send(Message::Text(format!("{number} {line}").into()))
+        .unwrap();
 }
 
 fn wait_until(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
@@ -236,7 +243,7 @@ fn only_board_commands_reach_the_engine_one_line_at_a_time() {
     send(&mut socket, "uci");
     let lines = read_until(&mut socket, |l| l == "uciok");
     assert!(lines[0].starts_with("id name mancala-engine"), "{lines:?}");
-    for (line, why) in [
+    for (number, (line, why)) in (10..).zip([
         ("quit", "'quit' is not a command a board sends"),
         (
             "setoption name TablebasePath value /etc",
@@ -246,15 +253,22 @@ fn only_board_commands_reach_the_engine_one_line_at_a_time() {
         ("go movetime 99999999", "is not a command a board sends"),
         ("query fen\nquit", "one line at a time"),
         ("bench", "is not a command a board sends"),
-    ] {
-        send(&mut socket, line);
+    ]) {
+        send_numbered(&mut socket, number, line);
         let reply = read_until(&mut socket, |_| true);
         assert_eq!(reply.len(), 1);
         assert!(
-            reply[0].starts_with("board error ") && reply[0].contains(why),
+            reply[0].starts_with(&format!("board refused {number} ")) && reply[0].contains(why),
             "{line:?}: {reply:?}"
         );
     }
+    // A message without its request number is refused too.
+    socket.send(Message::Text("query fen".into())).unwrap();
+    let reply = read_until(&mut socket, |_| true);
+    assert!(
+        reply[0].starts_with("board refused - ") && reply[0].contains("request number"),
+        "{reply:?}"
+    );
     // The engine is still there, and still as it was: nothing of the above reached it.
     send(&mut socket, "position startpos moves A");
     send(&mut socket, "query fen");
@@ -346,7 +360,7 @@ fn a_crashed_engine_is_reported_and_restarted() {
     send(&mut socket, "isready");
     let refused = read_until(&mut socket, |_| true);
     assert!(
-        refused[0].starts_with("board error the engine does not take input"),
+        refused[0].starts_with("board refused 1 the engine does not take input"),
         "{refused:?}"
     );
     let restart = format!("/api/boards/{id}/restart");

@@ -4,7 +4,7 @@
 //! position, holds its game's counters, and plays any legal move (and whole games) without
 //! losing a counter.
 
-use mancala_engine::rules::{Game, LastFourRule, Position, Side, Variant};
+use mancala_rules::{Game, LastFourRule, Position, Side, Variant};
 
 fn main() {
     afl::fuzz!(|data: &[u8]| {

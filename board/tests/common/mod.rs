@@ -13,18 +13,25 @@ pub struct BoardServer {
     pub port: u16,
 }
 
-/// The engine binary of the workspace, built if it is not there yet.
+/// The engine binary of the workspace, built (with the profile of this test run) if it is not
+/// there yet.
 pub fn engine_path() -> PathBuf {
     let board = PathBuf::from(env!("CARGO_BIN_EXE_mancala-board"));
-    let engine = board.with_file_name("mancala-engine");
+    let engine = board.with_file_name(format!("mancala-engine{}", std::env::consts::EXE_SUFFIX));
     if !engine.exists() {
+        // The binaries of a profile live in target/<profile>/, except the dev profile's (debug).
+        let profile = match board.parent().and_then(|dir| dir.file_name()) {
+            Some(name) if name != "debug" => name.to_string_lossy().into_owned(),
+            _ => "dev".to_string(),
+        };
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let status = Command::new(cargo)
             .args([
                 "build",
-                "--release",
+                "--profile",
+                &profile,
                 "-p",
-                "mancala-engine",
+                "mancala",
                 "--bin",
                 "mancala-engine",
             ])

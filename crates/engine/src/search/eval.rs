@@ -1,0 +1,360 @@
+//! Static evaluation: the expected final margin of the side to move, in centi-counters.
+//!
+//! The captured margin is exact; the positional terms estimate what the board will still yield.
+//! Every term is "mine minus the opponent's" from the side to move's point of view.
+
+use super::row_word::RowWord;
+use super::score::{MAX_EVAL, Value};
+use mancala_rules::{CaptureCounts, Laps, Leftover, MAX_ROW, Position, Side, Spec, Variant};
+
+/// The weights of one game's terms (centi-counters per unit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per counter captured.
+    pub material: i32,
+    /// Per counter in the player's own row.
+    pub row: i32,
+    /// Per non-empty pit of the player's row (choices and tempo).
+    pub mobility: i32,
+    /// Per counter of the opponent's best capture if it were to move, in percent (the side to
+    /// move's own captures are searched by the quiescence search instead).
+    pub threat_pct: i32,
+    /// Per pit of the player's row holding at least a full lap (a store for later).
+    pub big_pit: i32,
+    /// Anywoli: per pit of the player's row holding exactly three (a passing seed makes four,
+    /// and mid-sow fours go to the pit's owner).
+    pub threes: i32,
+    /// Anywoli: percent of the seeds left that the receiver of the most recent four can expect
+    /// when the board runs low (captures get rare, and the game then ends by the 100-move rule or
+    /// repetition, whose leftover goes to that player).
+    pub leftover_pct: i32,
+}
+
+/// Counts from this many up share one entry of a pit table.
+pub const COUNT_BUCKETS: usize = 16;
+
+/// One row's table: a value per count bucket per pit.
+pub type PitTable = [[i32; COUNT_BUCKETS]; MAX_ROW];
+
+/// The value of each count in each pit (centi-counters), by the pit's place in its owner's row
+/// (0 = the owner's first pit in sowing order): `mine` for the side to move's row, `theirs` for
+/// the other row. Two sets, blended linearly by the counters on the board: `mine`/`theirs` with
+/// all of the game's counters on the board, `mine_late`/`theirs_late` with none (a count is worth
+/// something else when the board runs low), where `tapered`; else `mine`/`theirs` alone. Learned
+/// per game by `tune --pits` or `--tapered`; all zero (and skipped) where not used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PitValues {
+    pub used: bool,
+    pub tapered: bool,
+    pub mine: PitTable,
+    pub theirs: PitTable,
+    pub mine_late: PitTable,
+    pub theirs_late: PitTable,
+}
+
+impl PitValues {
+    pub const NONE: PitValues = PitValues {
+        used: false,
+        tapered: false,
+        mine: [[0; COUNT_BUCKETS]; MAX_ROW],
+        theirs: [[0; COUNT_BUCKETS]; MAX_ROW],
+        mine_late: [[0; COUNT_BUCKETS]; MAX_ROW],
+        theirs_late: [[0; COUNT_BUCKETS]; MAX_ROW],
+    };
+
+    /// The two sets' sums blended by the counters on the board (`on_board` of `total`).
+    #[inline(always)]
+    pub fn blend(full: i32, late: i32, on_board: i32, total: i32) -> i32 {
+        (full * on_board + late * (total - on_board)) / total
+    }
+}
+
+/// The entry of a pit table for `count` counters.
+#[inline(always)]
+pub fn bucket(count: u8) -> usize {
+    (count as usize).min(COUNT_BUCKETS - 1)
+}
+
+/// The source of the generated `weights.rs` this build was compiled with: its header says from
+/// which data and by which command each game's weights were made (`tune` keeps that story for
+/// the games it does not fit).
+pub const WEIGHTS_SOURCE: &str = include_str!("weights.rs");
+
+/// The pit tables of each game (the generated `weights.rs`, through the game's
+/// [`super::tuning::Tuning`]).
+pub const fn pit_values(variant: Variant) -> &'static PitValues {
+    super::tuning::tuning(variant).pits
+}
+
+/// Below this many counters on the board the leftover term starts to count, growing linearly.
+const LEFTOVER_FROM: i32 = 24;
+
+/// The weights of each game: fitted to self-play data by `mancala-engine tune` (the generated
+/// file `weights.rs` says from what data and by which command).
+pub const fn weights(variant: Variant) -> Weights {
+    super::tuning::tuning(variant).weights
+}
+
+/// The evaluation split into its terms (already weighted), for the `eval` command.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalParts {
+    pub material: Value,
+    pub row: Value,
+    pub mobility: Value,
+    pub threat: Value,
+    pub big_pits: Value,
+    pub threes: Value,
+    pub leftover: Value,
+    /// The pit tables' sum.
+    pub pits: Value,
+}
+
+impl EvalParts {
+    pub fn total(&self) -> Value {
+        (self.material
+            + self.row
+            + self.mobility
+            + self.threat
+            + self.big_pits
+            + self.threes
+            + self.leftover
+            + self.pits)
+            .clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    /// The terms with their names, in a fixed order.
+    pub fn named(&self) -> [(&'static str, Value); 8] {
+        [
+            ("material", self.material),
+            ("row", self.row),
+            ("mobility", self.mobility),
+            ("threat", self.threat),
+            ("bigpits", self.big_pits),
+            ("threes", self.threes),
+            ("leftover", self.leftover),
+            ("pits", self.pits),
+        ]
+    }
+}
+
+/// Counts of one row that the evaluation uses.
+#[derive(Default)]
+struct RowStats {
+    total: i32,
+    filled: i32,
+    big: i32,
+    threes: i32,
+}
+
+fn row_stats(pits: &[u8], lap: u8) -> RowStats {
+    let mut stats = RowStats::default();
+    for &c in pits {
+        stats.total += c as i32;
+        stats.filled += (c > 0) as i32;
+        stats.big += (c >= lap) as i32;
+        stats.threes += (c == 3) as i32;
+    }
+    stats
+}
+
+/// The largest capture the side not to move could start next turn, judged by the landing pit
+/// alone (exact about whether it captures in one-lap games, a lower bound of how much).
+fn threat(pos: &Position, side: Side) -> i32 {
+    pos.row(side)
+        .filter(|&pit| pos.pits()[pit] > 0)
+        .filter_map(|pit| pos.capture_hint(pit))
+        .max()
+        .unwrap_or(0) as i32
+}
+
+/// The share of the board's counters that the last-four receiver can expect, for the side to
+/// move (centi-counters): zero above `LEFTOVER_FROM` counters, then growing as the board empties.
+fn leftover(pos: &Position, pct: i32) -> i32 {
+    let Some(receiver) = pos.last_four().filter(|_| pct != 0) else {
+        return 0;
+    };
+    let on_board = pos.on_board() as i32;
+    let share = on_board * (LEFTOVER_FROM - on_board).max(0) * pct / LEFTOVER_FROM;
+    if receiver == pos.side_to_move() {
+        share
+    } else {
+        -share
+    }
+}
+
+/// The evaluation's terms before weighting, "mine minus the opponent's" for the side to move:
+/// what the tuner fits the weights to. `leftover` is the leftover share at 100 percent, in
+/// centi-counters; `threat` the opponent's best capture (0 in games without the term).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    pub material: i32,
+    pub row: i32,
+    pub mobility: i32,
+    pub threat: i32,
+    pub big_pits: i32,
+    pub threes: i32,
+    pub leftover: i32,
+}
+
+impl Features {
+    /// The features in the order of [`EvalParts::named`].
+    pub fn as_array(&self) -> [i32; 7] {
+        [
+            self.material,
+            self.row,
+            self.mobility,
+            self.threat,
+            self.big_pits,
+            self.threes,
+            self.leftover,
+        ]
+    }
+}
+
+/// The unweighted terms of `pos`.
+pub fn features(pos: &Position) -> Features {
+    let me = pos.side_to_move();
+    let opp = me.opponent();
+    let lap = pos.rules().pit_count() as u8;
+    let mine = row_stats(&pos.pits()[pos.row(me)], lap);
+    let theirs = row_stats(&pos.pits()[pos.row(opp)], lap);
+    let threat = if matches!(pos.rules().laps, Laps::Single { .. }) {
+        threat(pos, opp)
+    } else {
+        0
+    };
+    Features {
+        material: pos.captured_margin(),
+        row: mine.total - theirs.total,
+        mobility: mine.filled - theirs.filled,
+        threat,
+        big_pits: mine.big - theirs.big,
+        threes: mine.threes - theirs.threes,
+        // Where the leftover goes to the receiver of the most recent four, who receives it
+        // matters more and more as the board empties.
+        leftover: if pos.rules().leftover == Leftover::LastFourReceiver {
+            leftover(pos, 100)
+        } else {
+            0
+        },
+    }
+}
+
+/// Evaluates `pos` term by term.
+pub fn evaluate_parts(pos: &Position) -> EvalParts {
+    let w = weights(pos.variant());
+    let f = features(pos);
+    EvalParts {
+        material: w.material * f.material,
+        row: w.row * f.row,
+        mobility: w.mobility * f.mobility,
+        threat: -w.threat_pct * f.threat,
+        big_pits: w.big_pit * f.big_pits,
+        threes: w.threes * f.threes,
+        // Not `f.leftover` scaled: the integer share must round as `evaluate` rounds it.
+        leftover: leftover(pos, w.leftover_pct),
+        pits: pit_sum(pos, pit_values(pos.variant())),
+    }
+}
+
+/// The pit tables' sum for the side to move.
+fn pit_sum(pos: &Position, table: &PitValues) -> i32 {
+    if !table.used {
+        return 0;
+    }
+    let me = pos.side_to_move();
+    let mine = &pos.pits()[pos.row(me)];
+    let theirs = &pos.pits()[pos.row(me.opponent())];
+    let (mut full, mut late) = (0, 0);
+    for (p, (&m, &t)) in mine.iter().zip(theirs).enumerate() {
+        full += table.mine[p][bucket(m)] + table.theirs[p][bucket(t)];
+        late += table.mine_late[p][bucket(m)] + table.theirs_late[p][bucket(t)];
+    }
+    if !table.tapered {
+        return full;
+    }
+    PitValues::blend(
+        full,
+        late,
+        pos.on_board() as i32,
+        pos.rules().total() as i32,
+    )
+}
+
+/// The static evaluation of `pos` for its side to move: the same as
+/// `evaluate_parts(pos).total()` (a property test holds them equal), computed in one pass without
+/// the parts, since it runs at every leaf of the search.
+pub fn evaluate(pos: &Position) -> Value {
+    mancala_rules::with_spec!(pos.variant(), S => evaluate_for::<S>(pos))
+}
+
+/// [`evaluate`] for a position of the game `S`, from the rows packed in words: with the game's
+/// rules and weights as constants, the terms a game does not use fold away.
+#[inline(always)]
+pub fn evaluate_for<S: Spec>(pos: &Position) -> Value {
+    let w = weights(S::VARIANT);
+    let lap = S::RULES.pit_count() as u8;
+    let me = pos.side_to_move();
+    let (mine, theirs) = (
+        RowWord::of::<S>(pos, me),
+        RowWord::of::<S>(pos, me.opponent()),
+    );
+    let row = mine.total() - theirs.total();
+    let filled = mine.non_empty() - theirs.non_empty();
+    let big = mine.at_least(lap) - theirs.at_least(lap);
+    let threes = if w.threes != 0 {
+        mine.exactly(3) - theirs.exactly(3)
+    } else {
+        0
+    };
+    let threat = match S::RULES.laps {
+        Laps::Single { captures } if w.threat_pct != 0 => one_lap_threat::<S>(pos, captures),
+        _ => 0,
+    };
+    let material = pos.captured_margin();
+    let table = pit_values(S::VARIANT);
+    let pits = if table.used {
+        let n = S::RULES.pits_per_row;
+        let all = pos.all_pits();
+        let (mine, theirs) = (me.index() * n, me.opponent().index() * n);
+        let (mut full, mut late) = (0, 0);
+        for p in 0..n {
+            let (m, t) = (bucket(all[mine + p]), bucket(all[theirs + p]));
+            full += table.mine[p][m] + table.theirs[p][t];
+            if table.tapered {
+                late += table.mine_late[p][m] + table.theirs_late[p][t];
+            }
+        }
+        if table.tapered {
+            PitValues::blend(
+                full,
+                late,
+                pos.on_board_for::<S>() as i32,
+                S::RULES.total() as i32,
+            )
+        } else {
+            full
+        }
+    } else {
+        0
+    };
+    (pits + w.material * material + w.row * row + w.mobility * filled - w.threat_pct * threat
+        + w.big_pit * big
+        + w.threes * threes
+        + leftover(pos, w.leftover_pct))
+    .clamp(-MAX_EVAL, MAX_EVAL)
+}
+
+/// The opponent's best capture next turn in a one-lap game (as [`threat`], by the landing pit),
+/// without branches: an empty pit's landing count is 0, which captures nothing.
+#[inline(always)]
+fn one_lap_threat<S: Spec>(pos: &Position, captures: CaptureCounts) -> i32 {
+    let n = S::RULES.pits_per_row;
+    let first = pos.side_to_move().opponent().index() * n;
+    let mut threat = 0u8;
+    for pit in first..first + n {
+        let landing_count = pos.landing_count_for::<S>(pit);
+        threat = threat.max(landing_count * captures.contains(landing_count) as u8);
+    }
+    threat as i32
+}

@@ -1,0 +1,657 @@
+//! The solver: exact solved values (RULES.md, "Solved values") by search.
+//!
+//! Alpha-beta over true final margins only, with no evaluation: every line is followed to the end
+//! of the game, or to where it cycles (a position met again on the line since its last capture,
+//! which ends the line by the leftover rule on that board, as a solved value counts a cycle). The
+//! history rules of a real game (repetition counted from the game's start, the 100-move rule) do
+//! not apply. A table keeps the proven bounds of every position searched, and the root's value is
+//! found by null-window probes (MTD(f)). With tablebases, positions within them are exact leaves.
+//!
+//! A cycle makes a value depend on the line that led to it (the "graph history interaction"). A
+//! position's bounds are therefore stored only when no cycle in its subtree closed on a position
+//! above it: what is stored is the position's own value, whatever line reaches it.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::Aborted;
+use super::child::Child;
+use super::keys::position_key_for;
+use mancala_rules::{Ending, LastFourRule, MAX_ROW, Move, MoveEffect, Position, Side, Spec};
+use mancala_tablebase::Tablebases;
+
+/// Lines longer than this are given up (a cycle or a capture ends every line long before, in
+/// the positions the solver is meant for).
+pub const MAX_SOLVE_PLY: usize = 4_000;
+/// How far ahead [`Solver::move_to_play`] looks for a forced capture.
+const PROGRESS_PLIES: u32 = 12;
+/// Nodes between looks at the clock and the stop flag.
+const POLL_INTERVAL: u64 = 4096;
+/// No cycle closed on a position above.
+const NO_CYCLE: u32 = u32::MAX;
+
+/// Below and above any margin.
+const LOWEST: i32 = -127;
+const HIGHEST: i32 = 127;
+
+/// When the solver must give up.
+#[derive(Clone, Copy)]
+pub struct SolveLimits<'a> {
+    pub nodes: Option<u64>,
+    pub deadline: Option<Instant>,
+    pub stop: Option<&'a AtomicBool>,
+    /// Where the nodes searched so far are published, every few thousand nodes, for a watcher
+    /// that reports progress.
+    pub progress: Option<&'a AtomicU64>,
+}
+
+impl SolveLimits<'_> {
+    pub const NONE: SolveLimits<'static> = SolveLimits {
+        nodes: None,
+        deadline: None,
+        stop: None,
+        progress: None,
+    };
+}
+
+/// A proven value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The solved value: the final margin for the side to move.
+    pub value: i32,
+    /// A move that keeps the value (`None` when the game is over).
+    pub best: Option<Move>,
+    /// A line of value-keeping moves, to the end or to where it cycles (at most 256 plies).
+    pub pv: Vec<Move>,
+    /// Whether the line ends the game (rather than cycling or stopping at 256 plies).
+    pub pv_ends_game: bool,
+    pub nodes: u64,
+    pub tb_hits: u64,
+}
+
+/// One null-window probe of the root: whether its value is at least `bound`.
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    pub bound: i32,
+    pub at_least: bool,
+    pub nodes: u64,
+}
+
+/// Proven bounds per position, kept between searches (and between moves of a game).
+pub struct SolverTable {
+    /// Pairs of (key, data); data: lo, hi (bytes, signed), best move code, effort.
+    slots: Vec<[u64; 2]>,
+    /// The last position the solver gave up on, in which game: in the same game, positions with
+    /// as many counters are not tried again.
+    gave_up: Option<GaveUp>,
+}
+
+/// Where the solver gave up: in which game (the key of the position it was set up from and the
+/// moves played from it until then), on how many counters on the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct GaveUp {
+    base: u64,
+    moves: Vec<Move>,
+    counters: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Bounds {
+    lo: i32,
+    hi: i32,
+    best: Option<Move>,
+}
+
+impl SolverTable {
+    /// A table of about `mib` MiB.
+    pub fn new(mib: usize) -> SolverTable {
+        let slots = ((mib.max(1) << 20) / 16).next_power_of_two() / 2;
+        SolverTable {
+            slots: vec![[0, 0]; slots.max(1024)],
+            gave_up: None,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.fill([0, 0]);
+        self.gave_up = None;
+    }
+
+    /// Remembers that the solver gave up on a position with `counters` on the board, reached by
+    /// `moves` from the position of key `base`.
+    pub fn give_up(&mut self, base: u64, moves: &[Move], counters: u32) {
+        self.gave_up = Some(GaveUp {
+            base,
+            moves: moves.to_vec(),
+            counters,
+        });
+    }
+
+    /// Whether the solver gave up earlier in this game (set up from the position of key `base`,
+    /// with `moves` played since) on a position with at most `counters` on the board. Only the
+    /// same game counts, the one that went on from where it gave up: what another game's
+    /// position cost says nothing of this one, and no search may depend on it.
+    pub fn gave_up_before(&self, base: u64, moves: &[Move], counters: u32) -> bool {
+        self.gave_up.as_ref().is_some_and(|g| {
+            g.base == base && moves.starts_with(&g.moves) && g.counters <= counters
+        })
+    }
+
+    fn index(&self, key: u64) -> usize {
+        (key as usize) & (self.slots.len() - 1)
+    }
+
+    /// The bounds stored for `key`, a position of a board of `n` pits per row.
+    fn probe(&self, key: u64, n: usize) -> Option<Bounds> {
+        let [stored, data] = self.slots[self.index(key)];
+        (data != 0 && stored == key).then(|| Bounds {
+            lo: (data as u8 as i8) as i32,
+            hi: ((data >> 8) as u8 as i8) as i32,
+            best: Move::from_code((data >> 16) as u8, n),
+        })
+    }
+
+    /// Stores `bounds` for `key`, keeping whatever the slot already proves of the same position.
+    /// A different position is replaced unless it cost much more work to prove.
+    fn store(&mut self, key: u64, n: usize, bounds: Bounds, effort: u8) {
+        let index = self.index(key);
+        let [stored, data] = self.slots[index];
+        let mut bounds = bounds;
+        if data != 0 {
+            if stored == key {
+                bounds.lo = bounds.lo.max((data as u8 as i8) as i32);
+                bounds.hi = bounds.hi.min(((data >> 8) as u8 as i8) as i32);
+                bounds.best = bounds.best.or(Move::from_code((data >> 16) as u8, n));
+            } else if ((data >> 24) as u8) > effort.saturating_add(2) {
+                return;
+            }
+        }
+        let data = (bounds.lo as i8 as u8 as u64)
+            | (bounds.hi as i8 as u8 as u64) << 8
+            | (bounds.best.map_or(Move::NO_CODE, |mv| mv.code(n)) as u64) << 16
+            | (effort.max(1) as u64) << 24;
+        self.slots[index] = [key, data];
+    }
+}
+
+/// What searching a position gave: its value (an exact margin, or a bound outside the window)
+/// and the lowest line position that a cycle in its subtree closed on.
+#[derive(Clone, Copy)]
+struct Searched {
+    value: i32,
+    cycle_at: u32,
+}
+
+/// The solver for the game `S`.
+pub struct Solver<'a, S: Spec> {
+    table: &'a mut SolverTable,
+    tablebases: Option<&'a Tablebases>,
+    rule: LastFourRule,
+    limits: SolveLimits<'a>,
+    /// Keys of the positions on the current line.
+    line: Vec<u64>,
+    nodes: u64,
+    tb_hits: u64,
+    game: std::marker::PhantomData<S>,
+}
+
+impl<'a, S: Spec> Solver<'a, S> {
+    pub fn new(
+        table: &'a mut SolverTable,
+        tablebases: Option<&'a Tablebases>,
+        rule: LastFourRule,
+        limits: SolveLimits<'a>,
+    ) -> Solver<'a, S> {
+        Solver {
+            table,
+            tablebases,
+            rule,
+            limits,
+            line: Vec::with_capacity(256),
+            nodes: 0,
+            tb_hits: 0,
+            game: std::marker::PhantomData,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Proves the solved value of `pos`, a move that keeps it and a line.
+    pub fn solve(&mut self, pos: &Position) -> Result<Solution, Aborted> {
+        let value = self.value(pos, None)?;
+        self.solution(pos, value, None)
+    }
+
+    /// [`Solver::solve`] for a position of a real game, which has `seen` each position some
+    /// number of times since its last capture: the move is [`Solver::move_to_play`].
+    pub fn solve_for_play(
+        &mut self,
+        pos: &Position,
+        seen: &dyn Fn(&Position) -> usize,
+    ) -> Result<Solution, Aborted> {
+        let value = self.value(pos, None)?;
+        let first = self.move_to_play(pos, value, seen)?;
+        self.solution(pos, value, first)
+    }
+
+    /// The solved value of `pos` by null-window probes, starting from `guess` (or the captured
+    /// margin).
+    pub fn value(&mut self, pos: &Position, guess: Option<i32>) -> Result<i32, Aborted> {
+        self.value_with(pos, guess, &mut |_| {})
+    }
+
+    /// [`Solver::value`], reporting each probe's answer as it comes.
+    pub fn value_with(
+        &mut self,
+        pos: &Position,
+        guess: Option<i32>,
+        report: &mut dyn FnMut(Probe),
+    ) -> Result<i32, Aborted> {
+        let key = position_key_for::<S>(pos);
+        let (mut lower, mut upper) = (LOWEST, HIGHEST);
+        let mut g = guess.unwrap_or_else(|| pos.captured_margin());
+        while lower < upper {
+            let beta = if g == lower { g + 1 } else { g };
+            g = self.search(pos, key, beta - 1, beta, 0, 0)?.value;
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+            }
+            report(Probe {
+                bound: beta,
+                at_least: g >= beta,
+                nodes: self.nodes,
+            });
+        }
+        Ok(g)
+    }
+
+    /// The solution of `pos` once its value is known: a move that keeps it and a line.
+    pub fn solve_from(&mut self, pos: &Position, value: i32) -> Result<Solution, Aborted> {
+        self.solution(pos, value, None)
+    }
+
+    /// The value of playing `mv` in `pos`, for the side to move in `pos` (`mv` must be legal).
+    pub fn move_value(&mut self, pos: &Position, mv: Move) -> Result<i32, Aborted> {
+        let child = Self::make(pos, mv);
+        if let Some(end) = self.end_value(&child) {
+            return Ok(end);
+        }
+        let value = self.value(&child.pos, None)?;
+        Ok(if child.same_side { value } else { -value })
+    }
+
+    /// The move to play in a real game from `pos` (solved value `value`): one that keeps the
+    /// value and, where the value is better than what the leftover rule would give now, makes
+    /// progress. A won position is only won under the history rules if a capture comes before
+    /// the repetition or the 100-move rule ends the game, so the move that forces a capture (or
+    /// the end) within the fewest plies, against any defence that keeps the value, is chosen;
+    /// failing that, the move to the position the game has `seen` least often. `None` in a
+    /// finished position.
+    pub fn move_to_play(
+        &mut self,
+        pos: &Position,
+        value: i32,
+        seen: &dyn Fn(&Position) -> usize,
+    ) -> Result<Option<Move>, Aborted> {
+        let keeping = self.keeping_moves(pos, value)?;
+        let needs_progress = value > pos.final_margin(Ending::Repetition, self.rule);
+        if keeping.len() <= 1 || !needs_progress {
+            return Ok(keeping.first().map(|c| c.mv));
+        }
+        let us = pos.side_to_move();
+        for plies in 1..=PROGRESS_PLIES {
+            let mut memo = std::collections::HashMap::new();
+            for child in &keeping {
+                if child.captured()
+                    || child.endless()
+                    || self.forced_progress(&child.pos, us, value, plies - 1, &mut memo)?
+                {
+                    return Ok(Some(child.mv));
+                }
+            }
+        }
+        Ok(keeping.iter().min_by_key(|c| seen(&c.pos)).map(|c| c.mv))
+    }
+
+    /// The moves of `pos` that keep its solved value `value`, captures (the biggest first) first.
+    fn keeping_moves(&mut self, pos: &Position, value: i32) -> Result<Vec<Child>, Aborted> {
+        let mut candidates: Vec<Child> = pos
+            .legal_moves_for::<S>()
+            .iter()
+            .map(|&mv| Self::make(pos, mv))
+            .collect();
+        candidates.sort_by_key(|c| (!c.captured(), -c.gain));
+        let mut keeping = Vec::new();
+        for child in candidates {
+            if self.move_value(pos, child.mv)? == value {
+                keeping.push(child);
+            }
+        }
+        Ok(keeping)
+    }
+
+    /// Whether `us` can force, within `plies` more plies from `pos`, a capture, the end of the
+    /// game or a better value than `value` (the opponent erring), keeping `value` throughout.
+    fn forced_progress(
+        &mut self,
+        pos: &Position,
+        us: Side,
+        value: i32,
+        plies: u32,
+        memo: &mut std::collections::HashMap<(u64, u32), bool>,
+    ) -> Result<bool, Aborted> {
+        if pos.own_ending_for::<S>().is_some() {
+            return Ok(true);
+        }
+        if plies == 0 {
+            return Ok(false);
+        }
+        let key = (position_key_for::<S>(pos), plies);
+        if let Some(&known) = memo.get(&key) {
+            return Ok(known);
+        }
+        let ours = pos.side_to_move() == us;
+        let mut forced = !ours;
+        for &mv in pos.legal_moves_for::<S>().iter() {
+            let child = Self::make(pos, mv);
+            let for_mover = self.move_value(pos, mv)?;
+            let for_us = if ours { for_mover } else { -for_mover };
+            let progress = child.captured() || child.endless() || for_us > value;
+            let good = for_us >= value
+                && (progress || self.forced_progress(&child.pos, us, value, plies - 1, memo)?);
+            if ours && good {
+                forced = true;
+                break;
+            }
+            if !ours && !good {
+                forced = false;
+                break;
+            }
+        }
+        memo.insert(key, forced);
+        Ok(forced)
+    }
+
+    /// The solution of `pos` with value `value`: `first` (or the first move that keeps the
+    /// value) and a line of moves that keep it.
+    fn solution(
+        &mut self,
+        pos: &Position,
+        value: i32,
+        first: Option<Move>,
+    ) -> Result<Solution, Aborted> {
+        let mut pv = Vec::new();
+        let mut line_pos = *pos;
+        let mut line_value = value;
+        let mut seen = vec![position_key_for::<S>(pos)];
+        let mut ends_game = false;
+        while pv.len() < 256 {
+            let legal = line_pos.legal_moves_for::<S>();
+            if legal.is_empty() {
+                ends_game = true;
+                break;
+            }
+            // Captures first: a line that keeps the value and makes progress is the one to play
+            // under the history rules too.
+            let mut candidates: Vec<Child> =
+                legal.iter().map(|&mv| Self::make(&line_pos, mv)).collect();
+            candidates.sort_by_key(|c| (!c.captured(), -c.gain));
+            let mut keeping = first.filter(|_| pv.is_empty());
+            for child in &candidates {
+                if keeping.is_some() {
+                    break;
+                }
+                if self.move_value(&line_pos, child.mv)? == line_value {
+                    keeping = Some(child.mv);
+                }
+            }
+            let Some(mv) = keeping else {
+                break; // cannot happen with a proven value; the line just stops
+            };
+            pv.push(mv);
+            let child = Self::make(&line_pos, mv);
+            if child.endless() {
+                ends_game = true;
+                break;
+            }
+            if !child.same_side {
+                line_value = -line_value;
+            }
+            line_pos = child.pos;
+            let key = position_key_for::<S>(&line_pos);
+            if child.captured() {
+                seen.clear();
+            } else if seen.contains(&key) {
+                break; // the line cycles: the leftover rule ends it
+            }
+            seen.push(key);
+        }
+        Ok(Solution {
+            value,
+            best: pv.first().copied(),
+            pv,
+            pv_ends_game: ends_game,
+            nodes: self.nodes,
+            tb_hits: self.tb_hits,
+        })
+    }
+
+    #[inline]
+    fn make(pos: &Position, mv: Move) -> Child {
+        Child::make::<S>(pos, mv)
+    }
+
+    /// The mover's final margin if the move `child` ends the game by itself (an endless move).
+    fn end_value(&self, child: &Child) -> Option<i32> {
+        child.endless().then(|| {
+            let margin = child.pos.final_margin(Ending::EndlessMove, self.rule);
+            if child.same_side { margin } else { -margin }
+        })
+    }
+
+    fn poll(&mut self) -> Result<(), Aborted> {
+        self.nodes += 1;
+        if self.limits.nodes.is_some_and(|n| self.nodes > n) {
+            return Err(Aborted);
+        }
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            if let Some(progress) = self.limits.progress {
+                progress.store(self.nodes, Ordering::Relaxed);
+            }
+            if self
+                .limits
+                .stop
+                .is_some_and(|stop| stop.load(Ordering::Relaxed))
+            {
+                return Err(Aborted);
+            }
+            if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Aborted);
+            }
+        }
+        Ok(())
+    }
+
+    /// Fail-soft alpha-beta on margins. `since_capture` is where the line's positions since its
+    /// last capture start in `self.line`.
+    fn search(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        since_capture: usize,
+    ) -> Result<Searched, Aborted> {
+        self.poll()?;
+        if let Some(ending) = pos.own_ending_for::<S>() {
+            return Ok(Searched {
+                value: pos.final_margin(ending, self.rule),
+                cycle_at: NO_CYCLE,
+            });
+        }
+        if ply >= MAX_SOLVE_PLY {
+            return Err(Aborted);
+        }
+        if let Some(value) = self.tablebases.and_then(|tb| tb.probe_with(pos, self.rule)) {
+            self.tb_hits += 1;
+            return Ok(Searched {
+                value,
+                cycle_at: NO_CYCLE,
+            });
+        }
+        let entry = self.table.probe(key, S::RULES.pits_per_row);
+        if let Some(bounds) = entry {
+            if bounds.lo >= beta || bounds.lo == bounds.hi {
+                return Ok(Searched {
+                    value: bounds.lo,
+                    cycle_at: NO_CYCLE,
+                });
+            }
+            if bounds.hi <= alpha {
+                return Ok(Searched {
+                    value: bounds.hi,
+                    cycle_at: NO_CYCLE,
+                });
+            }
+            alpha = alpha.max(bounds.lo);
+            beta = beta.min(bounds.hi);
+        }
+        let (original_alpha, original_beta) = (alpha, beta);
+        let legal = pos.legal_moves_for::<S>();
+        let mut children = [Child {
+            mv: Move::PASS,
+            pos: *pos,
+            effect: MoveEffect::default(),
+            gain: 0,
+            same_side: false,
+        }; MAX_ROW];
+        let count = legal.len();
+        let tt_move = entry.and_then(|b| b.best);
+        for (slot, &mv) in children.iter_mut().zip(legal.iter()) {
+            *slot = Self::make(pos, mv);
+        }
+        // The table's move first, then the biggest gains, extra turns before others.
+        let children = &mut children[..count];
+        children.sort_by_key(|c| {
+            (
+                Some(c.mv) != tt_move,
+                -(c.gain * 4 + c.same_side as i32 * 2),
+            )
+        });
+        let started = self.nodes;
+        self.line.push(key);
+        let mut best = LOWEST;
+        let mut best_move = None;
+        let mut cycle_at = NO_CYCLE;
+        for child in children.iter() {
+            let (value, cycled) = if let Some(end) = self.end_value(child) {
+                (end, NO_CYCLE)
+            } else {
+                let child_key = position_key_for::<S>(&child.pos);
+                let start = if child.captured() {
+                    self.line.len()
+                } else {
+                    since_capture
+                };
+                let repeated = self.line[start..].iter().position(|&k| k == child_key);
+                let found = match repeated {
+                    Some(at) => Searched {
+                        value: child.pos.final_margin(Ending::Repetition, self.rule),
+                        cycle_at: (start + at) as u32,
+                    },
+                    None if child.same_side => {
+                        self.search(&child.pos, child_key, alpha, beta, ply + 1, start)?
+                    }
+                    None => {
+                        let s =
+                            self.search(&child.pos, child_key, -beta, -alpha, ply + 1, start)?;
+                        Searched {
+                            value: -s.value,
+                            cycle_at: s.cycle_at,
+                        }
+                    }
+                };
+                let value = match (repeated, child.same_side) {
+                    (Some(_), false) => -found.value,
+                    _ => found.value,
+                };
+                (value, found.cycle_at)
+            };
+            cycle_at = cycle_at.min(cycled);
+            if value > best {
+                best = value;
+                best_move = Some(child.mv);
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.line.pop();
+        // Stored only if no cycle closed above this position: then the value is its own.
+        if cycle_at as usize >= ply {
+            let effort = (64 - (self.nodes - started).leading_zeros()) as u8;
+            let bounds = if best <= original_alpha {
+                Bounds {
+                    lo: LOWEST,
+                    hi: best,
+                    best: best_move,
+                }
+            } else if best >= original_beta {
+                Bounds {
+                    lo: best,
+                    hi: HIGHEST,
+                    best: best_move,
+                }
+            } else {
+                Bounds {
+                    lo: best,
+                    hi: best,
+                    best: best_move,
+                }
+            };
+            self.table.store(key, S::RULES.pits_per_row, bounds, effort);
+        }
+        Ok(Searched {
+            value: best,
+            cycle_at,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn giving_up_counts_in_the_same_game_only() {
+        let mut table = SolverTable::new(1);
+        let a = Move::sow(Side::South, 0);
+        let b = Move::sow(Side::North, 1);
+        assert!(!table.gave_up_before(7, &[], 10));
+        table.give_up(7, &[a], 10);
+        // The same game, on or after that move, with as many counters or more.
+        assert!(table.gave_up_before(7, &[a], 10));
+        assert!(table.gave_up_before(7, &[a, b], 12));
+        assert!(
+            !table.gave_up_before(7, &[a, b], 8),
+            "fewer counters: tried again"
+        );
+        // Another game: another base, or the same base with other moves.
+        assert!(!table.gave_up_before(8, &[a], 10));
+        assert!(!table.gave_up_before(7, &[b], 10));
+        assert!(
+            !table.gave_up_before(7, &[], 10),
+            "before the move it gave up after"
+        );
+        table.clear();
+        assert!(!table.gave_up_before(7, &[a], 10));
+    }
+}

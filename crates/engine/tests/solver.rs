@@ -1,0 +1,302 @@
+//! Proven results are best margins: the solver against a naive minimax, and the search (with and
+//! without the solver) on board literals where winning, losing and drawing moves differ by margin.
+
+use std::sync::{Arc, Mutex};
+
+use mancala_engine::search::solver::{SolveLimits, Solver, SolverTable};
+use mancala_engine::search::{
+    Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome, TranspositionTable,
+    search,
+};
+use mancala_rules::{Game, LastFourRule, Move, Position, SplitMix64, Variant};
+
+use mancala_testkit::naive_solver::naive_move_values;
+use mancala_testkit::positions::random_position;
+use mancala_testkit::reference::RefPosition;
+use mancala_testkit::with_big_stack;
+
+fn position(variant: Variant, text: &str) -> Position {
+    Position::from_position_string(variant, text).unwrap()
+}
+
+/// The solver's value of each legal move of `pos`.
+fn solver_move_values(pos: &Position) -> Vec<(Move, i32)> {
+    let mut table = SolverTable::new(8);
+    mancala_rules::with_spec!(pos.variant(), S => {
+        let mut solver =
+            Solver::<S>::new(&mut table, None, LastFourRule::default(), SolveLimits::NONE);
+        pos.legal_moves()
+            .iter()
+            .map(|&mv| (mv, solver.move_value(pos, mv).unwrap()))
+            .collect()
+    })
+}
+
+fn solved(variant: Variant, text: &str) -> i32 {
+    let pos = position(variant, text);
+    let mut table = SolverTable::new(8);
+    mancala_rules::with_spec!(variant, S => {
+        Solver::<S>::new(&mut table, None, LastFourRule::default(), SolveLimits::NONE)
+            .solve(&pos)
+            .unwrap()
+            .value
+    })
+}
+
+#[test]
+fn the_solver_agrees_with_a_naive_minimax() {
+    with_big_stack(solver_agrees_with_a_naive_minimax);
+}
+
+/// Nodes the naive minimax may spend on a position before the position is passed over. The
+/// naive rules are slow in Anywoli (relay laps replayed seed by seed), and the Anywoli positions
+/// it solves at all need only a few thousand nodes: a larger budget costs a minute and adds few.
+fn naive_budget(variant: Variant) -> u64 {
+    if relays(variant) { 3_000 } else { 20_000 }
+}
+
+fn solver_agrees_with_a_naive_minimax() {
+    let mut rng = SplitMix64::new(15);
+    for variant in [Variant::MangalaII, Variant::AlManqala, Variant::Anywoli] {
+        let mut compared = 0;
+        let mut tries = 0;
+        while compared < 120 && tries < 2_000 {
+            tries += 1;
+            let counters = 1 + (rng.next_u64() % 6) as u32;
+            let text = random_position(variant, counters, &mut rng);
+            let reference = RefPosition::parse(variant, &text);
+            let Some(naive) = naive_move_values(&reference, naive_budget(variant)) else {
+                continue; // too big for the naive solver
+            };
+            let n = variant.rules().pits_per_row;
+            let naive: Vec<(Move, i32)> = naive
+                .into_iter()
+                .map(|(mv, v)| (mv.map_or(Move::PASS, |pit| Move::from_pit(pit, n)), v))
+                .collect();
+            let pos = position(variant, &text);
+            assert_eq!(solver_move_values(&pos), naive, "{variant} {text}");
+            compared += 1;
+        }
+        assert!(
+            compared >= 60,
+            "{variant}: only {compared} positions compared"
+        );
+    }
+}
+
+#[test]
+fn solved_values_of_the_rule_book() {
+    assert_eq!(
+        solved(Variant::MangalaII, "0-1-1-1-0-0-0-0-0-2-0-0-61-6-N"),
+        -55
+    );
+    assert_eq!(
+        solved(Variant::MangalaII, "2-0-1-0-3-0-0-1-0-2-0-1-30-32-S"),
+        0
+    );
+}
+
+fn think(game: &Game, limits: Limits, with_solver: bool) -> (SearchOutcome, Vec<SearchInfo>) {
+    let mut infos = Vec::new();
+    let options = SearchOptions {
+        solver: with_solver.then(|| Arc::new(Mutex::new(SolverTable::new(8)))),
+        ..SearchOptions::default()
+    };
+    let outcome = search(
+        game,
+        &limits,
+        &options,
+        Arc::new(TranspositionTable::new(8).unwrap()),
+        Arc::new(SearchControl::new(false)),
+        &mut |info| infos.push(info),
+    );
+    (outcome, infos)
+}
+
+/// The search picks `best`, and its last report gives the exact `margin`, with the solver and
+/// without it (then the search itself must prove that no other move has a better margin).
+fn picks_the_best_margin(variant: Variant, text: &str, best: &str, margin: i32) {
+    let game = Game::new(position(variant, text), LastFourRule::default());
+    for with_solver in [true, false] {
+        let limits = Limits {
+            depth: Some(60),
+            ..Limits::default()
+        };
+        let (outcome, infos) = think(&game, limits, with_solver);
+        let last = infos.last().unwrap();
+        assert_eq!(
+            (
+                outcome.best.unwrap().to_string().as_str(),
+                last.exact_margin
+            ),
+            (best, Some(margin)),
+            "{text} (solver: {with_solver}): {last:?}"
+        );
+        let expected_sign = margin.signum();
+        match last.score {
+            Score::Mate { margin: m, plies } => {
+                assert_eq!((m, plies.signum()), (margin, expected_sign), "{text}");
+            }
+            Score::Centi(v) => assert_eq!((v, margin), (0, 0), "{text}"),
+        }
+    }
+}
+
+#[test]
+fn the_larger_of_two_winning_margins() {
+    // F, A and E win 86-12, C 87-11; D forces 88-10.
+    picks_the_best_margin(
+        Variant::AlManqala,
+        "2-0-1-1-1-2-0-0-1-0-0-1-1-0-80-8-S",
+        "D",
+        78,
+    );
+}
+
+#[test]
+fn the_smaller_of_two_losing_margins() {
+    // B loses 32-66; A loses only 34-64.
+    picks_the_best_margin(
+        Variant::AlManqala,
+        "1-3-0-0-0-0-0-2-0-0-1-3-0-0-30-58-S",
+        "A",
+        -30,
+    );
+}
+
+#[test]
+fn a_draw_rather_than_a_small_loss() {
+    // A draws; C loses by 4.
+    let pos = position(Variant::MangalaII, "1-0-1-0-0-0-1-0-0-0-0-1-34-34-S");
+    let values = solver_move_values(&pos);
+    let mv = |name: &str| name.parse::<Move>().unwrap();
+    assert_eq!(values, vec![(mv("A"), 0), (mv("C"), -4)]);
+    picks_the_best_margin(
+        Variant::MangalaII,
+        "1-0-1-0-0-0-1-0-0-0-0-1-34-34-S",
+        "A",
+        0,
+    );
+}
+
+#[test]
+fn a_solved_position_answers_at_once() {
+    let game = Game::new(
+        position(Variant::AlManqala, "2-0-1-1-1-2-0-0-1-0-0-1-1-0-80-8-S"),
+        LastFourRule::default(),
+    );
+    let started = std::time::Instant::now();
+    let (outcome, _) = think(
+        &game,
+        Limits {
+            movetime: Some(20_000),
+            ..Limits::default()
+        },
+        true,
+    );
+    assert_eq!(outcome.best.unwrap().to_string(), "D");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// Plays `text` out under the real rules: the engine's search on one side, on the other a perfect
+/// opponent (a move that keeps the solved value, chosen by the solver). Returns the engine's final
+/// margin and the solved value it should reach, or `None` if the solver cannot solve the start.
+fn play_against_perfection(variant: Variant, text: &str, limits: &Limits) -> Option<(i32, i32)> {
+    let start = position(variant, text);
+    let engine_side = start.side_to_move();
+    let mut table = SolverTable::new(16);
+    // The perfect opponent makes progress too: it plays as the engine's solver does.
+    let solve = |table: &mut SolverTable, game: &Game| {
+        let history: Vec<Position> = game.positions().copied().collect();
+        let seen = |p: &Position| history.iter().filter(|&h| h == p).count();
+        mancala_rules::with_spec!(variant, S => {
+            let limits = SolveLimits {
+                nodes: Some(5_000_000),
+                ..SolveLimits::NONE
+            };
+            Solver::<S>::new(table, None, LastFourRule::default(), limits)
+                .solve_for_play(game.position(), &seen)
+                .ok()
+        })
+    };
+    let target = solve(&mut table, &Game::new(start, LastFourRule::default()))?.value;
+    let mut game = Game::new(start, LastFourRule::default());
+    let options = SearchOptions {
+        solver: Some(Arc::new(Mutex::new(SolverTable::new(16)))),
+        ..SearchOptions::default()
+    };
+    let tt = Arc::new(TranspositionTable::new(8).unwrap());
+    while !game.is_over() {
+        let pos = *game.position();
+        let mv = if pos.side_to_move() == engine_side {
+            let control = Arc::new(SearchControl::new(false));
+            search(
+                &game,
+                limits,
+                &options,
+                Arc::clone(&tt),
+                control,
+                &mut |_| {},
+            )
+            .best
+            .unwrap()
+        } else {
+            solve(&mut table, &game)?.best.unwrap()
+        };
+        game.play(mv).unwrap();
+    }
+    let totals = game.final_totals().unwrap();
+    let me = engine_side.index();
+    if std::env::var("SOLVER_DEBUG").is_ok() {
+        eprintln!(
+            "{text}: {:?} after {} moves: {}",
+            game.ending(),
+            game.moves().len(),
+            game.moves()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    Some((totals[me] as i32 - totals[1 - me] as i32, target))
+}
+
+#[test]
+fn small_endgames_against_a_perfect_opponent_end_with_the_solved_margin() {
+    with_big_stack(|| {
+        let mut rng = SplitMix64::new(2026);
+        let limits = Limits {
+            nodes: Some(400_000),
+            ..Limits::default()
+        };
+        for (variant, counters, games) in [
+            (Variant::MangalaII, 12, 12),
+            (Variant::AlManqala, 10, 12),
+            (Variant::Anywoli, 4, 8),
+        ] {
+            let mut played = 0;
+            for _ in 0..games * 4 {
+                if played == games {
+                    break;
+                }
+                let text = random_position(variant, counters, &mut rng);
+                let Some((reached, solved)) = play_against_perfection(variant, &text, &limits)
+                else {
+                    continue;
+                };
+                assert_eq!(reached, solved, "{variant} {text}");
+                played += 1;
+            }
+            assert_eq!(played, games, "{variant}: too few positions solved");
+        }
+    });
+}
+
+/// Whether the game's moves relay (the naive rules replay such laps seed by seed, slowly).
+fn relays(variant: Variant) -> bool {
+    !matches!(variant.rules().laps, mancala_rules::Laps::Single { .. })
+}

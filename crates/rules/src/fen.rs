@@ -1,0 +1,202 @@
+//! Position strings (RULES.md, "Position strings"): `<pits…>-<South captured>-<North captured>-<S|N>[-<S|N|X>-<S|N|X>]`.
+
+use std::fmt;
+
+use super::moves::Move;
+use super::position::{MAX_PITS, Position};
+use super::side::Side;
+use super::variant::Variant;
+
+/// What is wrong with a position string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionStringError {
+    /// The string does not have the variant's number of `-`-separated fields.
+    FieldCount {
+        variant: Variant,
+        expected: usize,
+        found: usize,
+    },
+    /// A count is not a non-negative decimal integer (or is absurdly large).
+    BadCount { field: String, text: String },
+    /// Pits and captured totals do not add up to the variant's counters.
+    WrongTotal {
+        variant: Variant,
+        expected: u32,
+        found: u64,
+    },
+    /// The side to move is not `S` or `N`.
+    BadSide { text: String },
+    /// An Anywoli capture field is not `S`, `N` or `X`.
+    BadHolder { field: &'static str, text: String },
+}
+
+impl fmt::Display for PositionStringError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionStringError::FieldCount {
+                variant,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{variant} position strings have {expected} fields separated by '-', found {found}"
+            ),
+            PositionStringError::BadCount { field, text } => {
+                write!(f, "{field} is '{text}', not a non-negative integer")
+            }
+            PositionStringError::WrongTotal {
+                variant,
+                expected,
+                found,
+            } => write!(
+                f,
+                "pits and captured totals add up to {found}, but {variant} has {expected} counters"
+            ),
+            PositionStringError::BadSide { text } => {
+                write!(f, "side to move is '{text}', expected S or N")
+            }
+            PositionStringError::BadHolder { field, text } => {
+                write!(f, "{field} is '{text}', expected S, N or X")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionStringError {}
+
+const LAST_FOUR_FIELD: &str = "the receiver of the most recent four";
+const FIRST_CAPTURE_FIELD: &str = "the maker of the first last-seed capture";
+
+/// Largest count accepted while parsing; anything bigger cannot add up to any game's total.
+const MAX_COUNT: u64 = 1_000_000;
+
+impl Position {
+    /// Number of fields in `variant`'s position strings.
+    pub fn field_count(variant: Variant) -> usize {
+        let rules = variant.rules();
+        rules.pit_count() + 3 + if rules.tracks_four_holders() { 2 } else { 0 }
+    }
+
+    /// Parses a position string of `variant`.
+    pub fn from_position_string(
+        variant: Variant,
+        text: &str,
+    ) -> Result<Position, PositionStringError> {
+        let rules = variant.rules();
+        let fields: Vec<&str> = text.split('-').collect();
+        let expected = Position::field_count(variant);
+        if fields.len() != expected {
+            return Err(PositionStringError::FieldCount {
+                variant,
+                expected,
+                found: fields.len(),
+            });
+        }
+        let len = rules.pit_count();
+        let mut counts = [0u64; MAX_PITS + 2];
+        for (i, text) in fields[..len + 2].iter().enumerate() {
+            counts[i] = parse_count(text).ok_or_else(|| PositionStringError::BadCount {
+                field: field_name(i, rules.pits_per_row),
+                text: text.to_string(),
+            })?;
+        }
+        let found: u64 = counts[..len + 2].iter().sum();
+        if found != rules.total() as u64 {
+            return Err(PositionStringError::WrongTotal {
+                variant,
+                expected: rules.total(),
+                found,
+            });
+        }
+        let side_to_move = match fields[len + 2] {
+            "S" => Side::South,
+            "N" => Side::North,
+            other => {
+                return Err(PositionStringError::BadSide {
+                    text: other.to_string(),
+                });
+            }
+        };
+        let (last_four, first_capture) = if rules.tracks_four_holders() {
+            (
+                parse_holder(fields[len + 3], LAST_FOUR_FIELD)?,
+                parse_holder(fields[len + 4], FIRST_CAPTURE_FIELD)?,
+            )
+        } else {
+            (None, None)
+        };
+        // Every count is at most the total (<= 98), so the narrowing below is exact.
+        let mut pits = [0u8; MAX_PITS];
+        for (pit, &count) in pits.iter_mut().zip(&counts[..len]) {
+            *pit = count as u8;
+        }
+        Ok(Position {
+            variant,
+            pits,
+            captured: [counts[len] as u8, counts[len + 1] as u8],
+            side_to_move,
+            last_four,
+            first_capture,
+        })
+    }
+}
+
+/// Digits only: no sign, no spaces, no empty field.
+fn parse_count(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<u64>().ok().filter(|&n| n <= MAX_COUNT)
+}
+
+fn parse_holder(text: &str, field: &'static str) -> Result<Option<Side>, PositionStringError> {
+    match text {
+        "S" => Ok(Some(Side::South)),
+        "N" => Ok(Some(Side::North)),
+        "X" => Ok(None),
+        other => Err(PositionStringError::BadHolder {
+            field,
+            text: other.to_string(),
+        }),
+    }
+}
+
+/// A field's name for error messages: "pit C", "South's captured total", ….
+fn field_name(index: usize, n: usize) -> String {
+    if index < 2 * n {
+        format!("pit {}", Move::from_pit(index, n))
+    } else if index == 2 * n {
+        "South's captured total".to_string()
+    } else {
+        "North's captured total".to_string()
+    }
+}
+
+fn holder_letter(holder: Option<Side>) -> char {
+    holder.map_or('X', Side::letter)
+}
+
+impl fmt::Display for Position {
+    /// The position string.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for count in self.pits() {
+            write!(f, "{count}-")?;
+        }
+        write!(
+            f,
+            "{}-{}-{}",
+            self.captured[0],
+            self.captured[1],
+            self.side_to_move.letter()
+        )?;
+        if self.rules().tracks_four_holders() {
+            write!(
+                f,
+                "-{}-{}",
+                holder_letter(self.last_four),
+                holder_letter(self.first_capture)
+            )?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,227 @@
+//! A game: a base position plus the moves played from it, with the history rules (repetition,
+//! no progress) and the endless-move rule that a position alone cannot judge.
+
+use std::fmt;
+
+use super::legality::{IllegalMove, IllegalReason};
+use super::moves::{Move, MoveList};
+use super::position::{Ending, GameResult, Position};
+use super::variant::LastFourRule;
+
+/// Moves in a row without a capture that end the game.
+pub const NO_PROGRESS_LIMIT: u16 = 100;
+/// The occurrence of one position that ends the game.
+pub const REPETITION_LIMIT: usize = 3;
+
+/// One move of the history and what it led to.
+#[derive(Clone, Copy, Debug)]
+struct Ply {
+    mv: Move,
+    after: Position,
+    /// Moves in a row, ending with this one, that captured nothing.
+    quiet_run: u16,
+    ending: Option<Ending>,
+}
+
+/// A game from a base position (the one given to `position`), with its history.
+#[derive(Clone, Debug)]
+pub struct Game {
+    last_four_rule: LastFourRule,
+    base: Position,
+    base_ending: Option<Ending>,
+    plies: Vec<Ply>,
+}
+
+/// A move list could not be played; the game is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveListError {
+    /// Index of the offending move in the list.
+    pub index: usize,
+    pub error: IllegalMove,
+}
+
+impl fmt::Display for MoveListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} of the list: {}", self.index + 1, self.error)
+    }
+}
+
+impl std::error::Error for MoveListError {}
+
+/// More moves asked to be taken back than were played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UndoError {
+    pub requested: usize,
+    pub played: usize,
+}
+
+impl fmt::Display for UndoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot take back {} moves: only {} played since the position was set",
+            self.requested, self.played
+        )
+    }
+}
+
+impl std::error::Error for UndoError {}
+
+impl Game {
+    /// A game starting at `base`, with no history before it.
+    pub fn new(base: Position, last_four_rule: LastFourRule) -> Game {
+        Game {
+            last_four_rule,
+            base,
+            base_ending: base.own_ending(),
+            plies: Vec::new(),
+        }
+    }
+
+    pub fn base(&self) -> &Position {
+        &self.base
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.plies.last().map_or(&self.base, |ply| &ply.after)
+    }
+
+    pub fn last_four_rule(&self) -> LastFourRule {
+        self.last_four_rule
+    }
+
+    /// Changes how Anywoli's final four are awarded; affects only final totals.
+    pub fn set_last_four_rule(&mut self, rule: LastFourRule) {
+        self.last_four_rule = rule;
+    }
+
+    /// The moves played since the base, in order.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.plies.iter().map(|ply| ply.mv)
+    }
+
+    /// Positions since the base, the base first and the current one last.
+    pub fn positions(&self) -> impl Iterator<Item = &Position> + '_ {
+        std::iter::once(&self.base).chain(self.plies.iter().map(|ply| &ply.after))
+    }
+
+    /// The positions since the last capture (the only ones a later position can repeat), the
+    /// current one last; from the base if nothing has been captured since.
+    pub fn since_capture(&self) -> impl Iterator<Item = &Position> + '_ {
+        self.positions()
+            .skip(self.plies.len() - self.quiet_run() as usize)
+    }
+
+    /// Why the game is over, or `None` while it goes on.
+    pub fn ending(&self) -> Option<Ending> {
+        self.plies.last().map_or(self.base_ending, |ply| ply.ending)
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.ending().is_some()
+    }
+
+    /// Moves in a row, up to now, that captured nothing.
+    pub fn quiet_run(&self) -> u16 {
+        self.plies.last().map_or(0, |ply| ply.quiet_run)
+    }
+
+    /// The legal moves now: none once the game is over, by any rule.
+    pub fn legal_moves(&self) -> MoveList {
+        if self.is_over() {
+            MoveList::new()
+        } else {
+            self.position().legal_moves()
+        }
+    }
+
+    /// Plays one move, or refuses it and changes nothing.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove {
+                mv,
+                reason: IllegalReason::GameOver,
+            });
+        }
+        let mut after = *self.position();
+        after.check_move(mv)?;
+        let effect = after.play_unchecked(mv);
+        let quiet_run = if effect.captured > 0 {
+            0
+        } else {
+            self.quiet_run() + 1
+        };
+        let ending = after
+            .own_ending()
+            .or(effect.endless.then_some(Ending::EndlessMove))
+            .or_else(|| {
+                (self.occurrences(&after, quiet_run) >= REPETITION_LIMIT)
+                    .then_some(Ending::Repetition)
+            })
+            .or((quiet_run >= NO_PROGRESS_LIMIT).then_some(Ending::NoProgress));
+        self.plies.push(Ply {
+            mv,
+            after,
+            quiet_run,
+            ending,
+        });
+        Ok(())
+    }
+
+    /// How often `after` occurs in the game if it is reached now after `quiet_run` quiet moves,
+    /// counting itself. Only positions since the last capture can be equal to it: after a quiet
+    /// move those are the current run's; after a capture, none.
+    fn occurrences(&self, after: &Position, quiet_run: u16) -> usize {
+        let earlier = if quiet_run == 0 {
+            0
+        } else {
+            self.since_capture().filter(|&p| p == after).count()
+        };
+        1 + earlier
+    }
+
+    /// Plays `moves` in order; if any is illegal, the game is left exactly as it was.
+    pub fn play_all(&mut self, moves: &[Move]) -> Result<(), MoveListError> {
+        let played = self.plies.len();
+        for (index, &mv) in moves.iter().enumerate() {
+            if let Err(error) = self.play(mv) {
+                self.plies.truncate(played);
+                return Err(MoveListError { index, error });
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes back the last `count` moves, or refuses and changes nothing.
+    pub fn undo(&mut self, count: usize) -> Result<(), UndoError> {
+        let played = self.plies.len();
+        if count > played {
+            return Err(UndoError {
+                requested: count,
+                played,
+            });
+        }
+        self.plies.truncate(played - count);
+        Ok(())
+    }
+
+    /// Final totals `[South, North]` once the game is over.
+    pub fn final_totals(&self) -> Option<[u32; 2]> {
+        self.ending()
+            .map(|ending| self.position().final_totals(ending, self.last_four_rule))
+    }
+
+    /// Captured totals so far, or the final totals once the game is over.
+    pub fn score(&self) -> [u32; 2] {
+        self.final_totals().unwrap_or_else(|| {
+            let p = self.position();
+            [p.captured[0] as u32, p.captured[1] as u32]
+        })
+    }
+
+    /// The result, once the game is over.
+    pub fn result(&self) -> Option<GameResult> {
+        self.final_totals().map(GameResult::from_totals)
+    }
+}

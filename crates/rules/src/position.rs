@@ -1,0 +1,380 @@
+//! The position: a small `Copy` value holding exactly what a position string holds.
+
+use std::fmt;
+
+use super::moves::{Move, MoveList};
+use super::side::Side;
+use super::spec::Spec;
+use super::variant::{LastFourRule, Leftover, MoveChoice, OwnEnd, Rules, Variant};
+
+/// The most pits on any board (Anywoli's 2×12).
+pub const MAX_PITS: usize = 24;
+
+/// A game position. Unused pits (beyond `2N`) are always zero, so derived equality and hashing
+/// compare exactly the state that matters for future play.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(super) variant: Variant,
+    pub(super) pits: [u8; MAX_PITS],
+    pub(super) captured: [u8; 2],
+    pub(super) side_to_move: Side,
+    /// Anywoli: who received the most recent four.
+    pub(super) last_four: Option<Side>,
+    /// Anywoli: who made the first last-seed capture.
+    pub(super) first_capture: Option<Side>,
+}
+
+/// Why a game is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// No counters left on the board.
+    BoardEmpty,
+    /// Al-manqala: the opponent's row is empty and no move of the mover refills it; the starved
+    /// player takes every counter left.
+    Starvation,
+    /// Anywoli: only four seeds are left on the board.
+    LastFour,
+    /// The same position occurred for the third time.
+    Repetition,
+    /// 100 moves in a row captured nothing.
+    NoProgress,
+    /// A relay move came back to a lap start it had already made: it would never end.
+    EndlessMove,
+}
+
+impl Ending {
+    /// A short lower-case description, used in replies and diagrams.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Ending::BoardEmpty => "board empty",
+            Ending::Starvation => "starvation",
+            Ending::LastFour => "last four",
+            Ending::Repetition => "repetition",
+            Ending::NoProgress => "no progress",
+            Ending::EndlessMove => "endless move",
+        }
+    }
+}
+
+/// The outcome of a finished game, from South's ("p1") point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    SouthWins,
+    NorthWins,
+    Draw,
+}
+
+impl GameResult {
+    pub fn from_totals(totals: [u32; 2]) -> GameResult {
+        match totals[0].cmp(&totals[1]) {
+            std::cmp::Ordering::Greater => GameResult::SouthWins,
+            std::cmp::Ordering::Less => GameResult::NorthWins,
+            std::cmp::Ordering::Equal => GameResult::Draw,
+        }
+    }
+}
+
+impl Position {
+    /// A position of `variant` from its parts: the pits in index order, both captured totals,
+    /// the side to move and Anywoli's two holders (ignored in the other games). `None` unless
+    /// there are as many pits as the game has and all the counters add up to its total.
+    pub fn from_parts(
+        variant: Variant,
+        pits: &[u8],
+        captured: [u8; 2],
+        side_to_move: Side,
+        last_four: Option<Side>,
+        first_capture: Option<Side>,
+    ) -> Option<Position> {
+        let rules = variant.rules();
+        let total: u32 =
+            pits.iter().map(|&c| c as u32).sum::<u32>() + captured[0] as u32 + captured[1] as u32;
+        if pits.len() != rules.pit_count() || total != rules.total() {
+            return None;
+        }
+        let mut all = [0; MAX_PITS];
+        all[..pits.len()].copy_from_slice(pits);
+        let (last_four, first_capture) = if rules.tracks_four_holders() {
+            (last_four, first_capture)
+        } else {
+            (None, None)
+        };
+        Some(Position {
+            variant,
+            pits: all,
+            captured,
+            side_to_move,
+            last_four,
+            first_capture,
+        })
+    }
+
+    /// The variant's start position, South to move.
+    pub fn start(variant: Variant) -> Position {
+        let rules = variant.rules();
+        let mut pits = [0; MAX_PITS];
+        pits[..rules.pit_count()].fill(rules.start_count);
+        Position {
+            variant,
+            pits,
+            captured: [0; 2],
+            side_to_move: Side::South,
+            last_four: None,
+            first_capture: None,
+        }
+    }
+
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    #[inline]
+    pub fn rules(&self) -> &'static Rules {
+        self.variant.rules()
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side_to_move
+    }
+
+    /// The board's pits, `0..2N`.
+    #[inline]
+    pub fn pits(&self) -> &[u8] {
+        &self.pits[..self.rules().pit_count()]
+    }
+
+    /// Every pit slot, those past the board's `2N` included (always empty): a fixed length for
+    /// code compiled per game.
+    #[inline(always)]
+    pub fn all_pits(&self) -> &[u8; MAX_PITS] {
+        &self.pits
+    }
+
+    /// Counters captured so far by `side` (in its store, for Anywoli).
+    #[inline]
+    pub fn captured(&self, side: Side) -> u8 {
+        self.captured[side.index()]
+    }
+
+    /// The side to move's captured total minus the opponent's.
+    #[inline]
+    pub fn captured_margin(&self) -> i32 {
+        let me = self.side_to_move;
+        self.captured(me) as i32 - self.captured(me.opponent()) as i32
+    }
+
+    /// Anywoli: who received the most recent four, if anybody has.
+    pub fn last_four(&self) -> Option<Side> {
+        self.last_four
+    }
+
+    /// Anywoli: who made the first last-seed capture, if anybody has.
+    pub fn first_capture(&self) -> Option<Side> {
+        self.first_capture
+    }
+
+    /// Counters still on the board.
+    #[inline]
+    pub fn on_board(&self) -> u32 {
+        self.rules().total() - self.captured[0] as u32 - self.captured[1] as u32
+    }
+
+    /// [`Position::on_board`] for a position of the game `S`.
+    #[inline(always)]
+    pub fn on_board_for<S: Spec>(&self) -> u32 {
+        S::RULES.total() - self.captured[0] as u32 - self.captured[1] as u32
+    }
+
+    /// The board indices of `side`'s row.
+    #[inline]
+    pub fn row(&self, side: Side) -> std::ops::Range<usize> {
+        let n = self.rules().pits_per_row;
+        side.index() * n..side.index() * n + n
+    }
+
+    /// Counters in `side`'s row.
+    #[inline]
+    pub fn row_total(&self, side: Side) -> u32 {
+        self.pits[self.row(side)].iter().map(|&c| c as u32).sum()
+    }
+
+    /// [`Position::row_total`] for a position of the game `S`.
+    #[inline(always)]
+    fn row_total_for<S: Spec>(&self, side: Side) -> u32 {
+        let n = S::RULES.pits_per_row;
+        let first = side.index() * n;
+        self.pits[first..first + n].iter().map(|&c| c as u32).sum()
+    }
+
+    /// The owner of board index `pit`.
+    #[inline]
+    pub fn owner(&self, pit: usize) -> Side {
+        if pit < self.rules().pits_per_row {
+            Side::South
+        } else {
+            Side::North
+        }
+    }
+
+    /// The legal moves in index order. Empty exactly when the position itself ends the game
+    /// (see [`Position::own_ending`]); the history rules are the [`super::Game`]'s business.
+    pub fn legal_moves(&self) -> MoveList {
+        crate::with_spec!(self.variant, S => self.legal_moves_for::<S>())
+    }
+
+    /// [`Position::legal_moves`] for a position of the game `S` (compiled with its rules as
+    /// constants; `S` must be this position's game).
+    #[inline(always)]
+    pub fn legal_moves_for<S: Spec>(&self) -> MoveList {
+        debug_assert_eq!(self.variant, S::VARIANT);
+        let rules = S::RULES;
+        let mut moves = MoveList::new();
+        if self.own_end_by_count::<S>() {
+            return moves;
+        }
+        let mover = self.side_to_move;
+        let n = rules.pits_per_row;
+        let row = &self.pits[mover.index() * n..mover.index() * n + n];
+        if rules.move_choice == MoveChoice::Leftmost {
+            if let Some(offset) = row.iter().position(|&c| c != 0) {
+                moves.push(Move::sow(mover, offset as u8));
+            }
+        } else {
+            // Written without a branch per pit: whether a pit is empty is unpredictable.
+            for (offset, &count) in row.iter().enumerate() {
+                moves.push_if(Move::sow(mover, offset as u8), count != 0);
+            }
+        }
+        if moves.is_empty() {
+            moves.push(Move::PASS);
+            return moves;
+        }
+        if self.must_feed_for::<S>() {
+            moves = self.feeding_moves::<S>(&moves);
+        }
+        moves
+    }
+
+    /// Whether the position by itself ends the game (no legal move): the same as
+    /// `legal_moves().is_empty()` without generating the moves in the usual case.
+    pub fn is_game_over(&self) -> bool {
+        crate::with_spec!(self.variant, S => self.is_game_over_for::<S>())
+    }
+
+    /// [`Position::is_game_over`] for a position of the game `S`.
+    #[inline(always)]
+    pub fn is_game_over_for<S: Spec>(&self) -> bool {
+        self.own_end_by_count::<S>()
+            || (self.must_feed_for::<S>() && self.legal_moves_for::<S>().is_empty())
+    }
+
+    /// Whether the side to move must feed an empty opposing row (Al-manqala), which limits its
+    /// moves to those that do.
+    #[inline(always)]
+    pub fn must_feed_for<S: Spec>(&self) -> bool {
+        S::RULES.feeding && self.row_total_for::<S>(self.side_to_move.opponent()) == 0
+    }
+
+    /// Al-manqala: of `candidates`, the moves that leave the starved opponent something, judged
+    /// after captures.
+    fn feeding_moves<S: Spec>(&self, candidates: &MoveList) -> MoveList {
+        let starved = self.side_to_move.opponent();
+        let mut feeding = MoveList::new();
+        for &mv in candidates {
+            let mut after = *self;
+            after.play_for::<S>(mv);
+            if after.row_total_for::<S>(starved) != 0 {
+                feeding.push(mv);
+            }
+        }
+        feeding
+    }
+
+    /// The count-based ends: an empty board, or Anywoli's last four.
+    #[inline(always)]
+    fn own_end_by_count<S: Spec>(&self) -> bool {
+        let on_board = self.on_board_for::<S>();
+        on_board == 0 || (S::RULES.own_end == OwnEnd::LastFour && on_board == 4)
+    }
+
+    /// Whether the position by itself ends the game, and how (history rules aside).
+    pub fn own_ending(&self) -> Option<Ending> {
+        crate::with_spec!(self.variant, S => self.own_ending_for::<S>())
+    }
+
+    /// [`Position::own_ending`] for a position of the game `S`.
+    #[inline]
+    pub fn own_ending_for<S: Spec>(&self) -> Option<Ending> {
+        match self.on_board_for::<S>() {
+            0 => Some(Ending::BoardEmpty),
+            4 if S::RULES.own_end == OwnEnd::LastFour => Some(Ending::LastFour),
+            _ if self.legal_moves_for::<S>().is_empty() => Some(Ending::Starvation),
+            _ => None,
+        }
+    }
+
+    /// Final totals `[South, North]` when the game has ended by `ending` in this position.
+    ///
+    /// Splitting evenly gives each player half; an odd counter (only possible in a position
+    /// string typed by hand) goes to nobody, which keeps the result that of the captured totals.
+    pub fn final_totals(&self, ending: Ending, last_four_rule: LastFourRule) -> [u32; 2] {
+        let mut totals = [self.captured[0] as u32, self.captured[1] as u32];
+        let on_board = self.on_board();
+        let split_evenly = |totals: &mut [u32; 2]| {
+            totals[0] += on_board / 2;
+            totals[1] += on_board / 2;
+        };
+        let give_all = |totals: &mut [u32; 2], to: Option<Side>| match to {
+            Some(side) => totals[side.index()] += on_board,
+            None => split_evenly(totals),
+        };
+        match ending {
+            Ending::BoardEmpty => {}
+            Ending::Starvation => give_all(&mut totals, Some(self.side_to_move.opponent())),
+            Ending::LastFour => {
+                let receiver = match last_four_rule {
+                    LastFourRule::MostRecentFour => self.last_four,
+                    LastFourRule::FirstCapture => self.first_capture,
+                };
+                give_all(&mut totals, receiver);
+            }
+            Ending::Repetition | Ending::NoProgress | Ending::EndlessMove => {
+                match self.rules().leftover {
+                    Leftover::SplitEvenly => split_evenly(&mut totals),
+                    Leftover::RowOwner => {
+                        for side in Side::BOTH {
+                            totals[side.index()] += self.row_total(side);
+                        }
+                    }
+                    Leftover::LastFourReceiver => give_all(&mut totals, self.last_four),
+                }
+            }
+        }
+        totals
+    }
+
+    /// The final margin of the side to move (own final total minus the opponent's) when the game
+    /// has ended by `ending` in this position.
+    pub fn final_margin(&self, ending: Ending, last_four_rule: LastFourRule) -> i32 {
+        margin_of(self.final_totals(ending, last_four_rule), self.side_to_move)
+    }
+
+    /// The same board with another side to move (used by Mangala IV's side query).
+    pub fn with_side_to_move(mut self, side: Side) -> Position {
+        self.side_to_move = side;
+        self
+    }
+}
+
+/// `side`'s margin in `totals` (`[South, North]`): its total minus the other's.
+pub fn margin_of(totals: [u32; 2], side: Side) -> i32 {
+    totals[side.index()] as i32 - totals[side.opponent().index()] as i32
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({} {})", self.variant, self)
+    }
+}

@@ -1,0 +1,403 @@
+//! Making a move: sowing, relay laps, captures, and the endless-move rule.
+
+use super::moves::Move;
+use super::position::{MAX_PITS, Position};
+use super::side::Side;
+use super::spec::Spec;
+use super::variant::{CaptureCounts, Direction, Laps};
+
+/// Laps of a relay move made before looking for a cycle.
+const LAPS_BEFORE_CYCLE_SEARCH: u32 = 8;
+
+/// What a move did, beyond the new position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveEffect {
+    /// Counters captured by the move (by either player: Anywoli's mid-sow fours go to the pit's
+    /// owner). Non-zero means the move made progress.
+    pub captured: u8,
+    /// The mover moves again (Anywoli's last-seed four).
+    pub extra_turn: bool,
+    /// The move would never end; it was stopped and the game is over.
+    pub endless: bool,
+}
+
+/// How one lap of a relay move ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LapEnd {
+    /// The move is over.
+    Done,
+    /// The move is over and the mover moves again.
+    ExtraTurn,
+    /// Lift the pit at this index and sow on.
+    Relay(usize),
+}
+
+impl Position {
+    /// Plays `mv`, which must be legal here (see [`Position::check_move`]); a move that is not
+    /// legal leaves a meaningless (but memory-safe) position.
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move) -> MoveEffect {
+        crate::with_spec!(self.variant, S => self.play_for::<S>(mv))
+    }
+
+    /// [`Position::play_unchecked`] for a position of the game `S` (compiled with its rules as
+    /// constants; `S` must be this position's game).
+    #[inline(always)]
+    pub fn play_for<S: Spec>(&mut self, mv: Move) -> MoveEffect {
+        debug_assert_eq!(self.variant, S::VARIANT);
+        let before = self.captured[0] + self.captured[1];
+        let mut effect = MoveEffect::default();
+        if let Some(origin) = mv.pit(S::RULES.pits_per_row) {
+            match S::RULES.laps {
+                Laps::Single { captures } => {
+                    let landing = self.sow_lap::<S>(origin);
+                    self.capture_chain::<S>(landing, origin, captures, false);
+                }
+                Laps::RelayWithOpposite { captures } => {
+                    let end = self.relay(origin, &mut effect, |pos, lap_origin| {
+                        let landing = pos.sow_lap::<S>(lap_origin);
+                        match pos.pits[landing] {
+                            1 => LapEnd::Done,
+                            c if captures.contains(c) => {
+                                pos.capture_chain::<S>(landing, lap_origin, captures, true);
+                                LapEnd::Done
+                            }
+                            _ => LapEnd::Relay(landing),
+                        }
+                    });
+                    effect.extra_turn = end == LapEnd::ExtraTurn;
+                }
+                Laps::RelayFours => {
+                    let end = self.relay(origin, &mut effect, Position::sow_lap_with_fours::<S>);
+                    effect.extra_turn = end == LapEnd::ExtraTurn;
+                }
+            }
+        }
+        if !effect.extra_turn {
+            self.side_to_move = self.side_to_move.opponent();
+        }
+        effect.captured = self.captured[0] + self.captured[1] - before;
+        effect
+    }
+
+    /// A cheap look at sowing from `pit` without making the move: `None` if the move surely
+    /// captures nothing, else a rough size of what it may capture (for move ordering).
+    ///
+    /// Exact for one-lap games (a capture needs the landing pit to qualify); for relay games it
+    /// looks at the first lap only and answers `Some` whenever it cannot rule a capture out.
+    /// `None` for an empty pit (no move), which lets callers skip testing for one.
+    #[inline]
+    pub fn capture_hint(&self, pit: usize) -> Option<u8> {
+        crate::with_spec!(self.variant, S => self.capture_hint_for::<S>(pit))
+    }
+
+    /// [`Position::capture_hint`] for a position of the game `S`.
+    #[inline(always)]
+    pub fn capture_hint_for<S: Spec>(&self, pit: usize) -> Option<u8> {
+        let len = S::RULES.pit_count();
+        let hand = self.pits[pit] as usize;
+        match S::RULES.laps {
+            Laps::Single { captures } => {
+                let landing_count = self.landing_count_for::<S>(pit);
+                captures.contains(landing_count).then_some(landing_count)
+            }
+            Laps::RelayWithOpposite { .. } => Some(0),
+            Laps::RelayFours => {
+                if hand == 0 {
+                    return None;
+                }
+                if hand >= len || S::RULES.direction != Direction::CounterClockwise {
+                    return Some(0);
+                }
+                // The first lap passes over two contiguous runs of pits at most.
+                let end = pit + hand;
+                let threes = |run: &[u8]| run.iter().filter(|&&c| c == 3).count() as u8;
+                let (passed, landing) = if end < len {
+                    (threes(&self.pits[pit + 1..end]), end)
+                } else {
+                    (
+                        threes(&self.pits[pit + 1..len]) + threes(&self.pits[..end - len]),
+                        end - len,
+                    )
+                };
+                let fours = 4 * passed;
+                match self.pits[landing] + 1 {
+                    1 if fours == 0 => None,
+                    4 => Some(fours + 4),
+                    _ => Some(fours),
+                }
+            }
+        }
+    }
+
+    /// One-lap games: how many counters the last pit of a sowing from `pit` holds afterwards,
+    /// which is what decides a capture. Not meaningful for relay games.
+    #[inline]
+    pub fn landing_count(&self, pit: usize) -> u8 {
+        crate::with_spec!(self.variant, S => self.landing_count_for::<S>(pit))
+    }
+
+    /// [`Position::landing_count`] for a position of the game `S`.
+    #[inline(always)]
+    pub fn landing_count_for<S: Spec>(&self, pit: usize) -> u8 {
+        // Looked up, without branches (whether a pit is empty or a hand goes round is
+        // unpredictable). A hand of whole laps lands in its own (emptied) pit: masked off.
+        let landing = S::LANDINGS.get(pit, self.pits[pit]);
+        (self.pits[landing.pit as usize] & landing.keep) + landing.added
+    }
+
+    /// The index `steps` (less than a lap) further in the sowing direction.
+    #[inline(always)]
+    fn forward<S: Spec>(pit: usize, steps: usize) -> usize {
+        let len = S::RULES.pit_count();
+        match S::RULES.direction {
+            Direction::CounterClockwise if pit + steps >= len => pit + steps - len,
+            Direction::CounterClockwise => pit + steps,
+            Direction::Clockwise if steps > pit => pit + len - steps,
+            Direction::Clockwise => pit - steps,
+        }
+    }
+
+    /// The next index in the sowing direction.
+    #[inline(always)]
+    fn step<S: Spec>(pit: usize) -> usize {
+        let len = S::RULES.pit_count();
+        match S::RULES.direction {
+            Direction::CounterClockwise => {
+                if pit + 1 == len {
+                    0
+                } else {
+                    pit + 1
+                }
+            }
+            Direction::Clockwise => {
+                if pit == 0 {
+                    len - 1
+                } else {
+                    pit - 1
+                }
+            }
+        }
+    }
+
+    /// The previous index in the sowing direction: where capture chains go.
+    #[inline(always)]
+    fn step_back<S: Spec>(pit: usize) -> usize {
+        let len = S::RULES.pit_count();
+        match S::RULES.direction {
+            Direction::CounterClockwise => {
+                if pit == 0 {
+                    len - 1
+                } else {
+                    pit - 1
+                }
+            }
+            Direction::Clockwise => {
+                if pit + 1 == len {
+                    0
+                } else {
+                    pit + 1
+                }
+            }
+        }
+    }
+
+    /// Lifts `origin` and sows one lap (the origin is not skipped); returns the landing pit.
+    #[inline(always)]
+    fn sow_lap<S: Spec>(&mut self, origin: usize) -> usize {
+        let len = S::RULES.pit_count();
+        let hand = self.pits[origin] as u32;
+        self.pits[origin] = 0;
+        let (rounds, rest) = (hand / len as u32, (hand % len as u32) as usize);
+        // All pits at once, without a branch per counter: each gets the whole laps, and the
+        // `rest` pits after the origin one more.
+        // In bytes (every index is below 2 × 24), so that the loop is a few vector operations.
+        let (lap, from, extra, whole) = (len as u8, origin as u8, rest as u8, rounds as u8);
+        let pits: &mut [u8; MAX_PITS] = &mut self.pits;
+        for (pit, count) in (0u8..).zip(pits[..len].iter_mut()) {
+            // Steps from the origin to `pit`, minus one (the origin itself: a lap minus one).
+            let behind = match S::RULES.direction {
+                Direction::CounterClockwise => pit + lap - from - 1,
+                Direction::Clockwise => from + lap - pit - 1,
+            };
+            let behind = if behind >= lap { behind - lap } else { behind };
+            *count += whole + (behind < extra) as u8;
+        }
+        Self::forward::<S>(origin, rest)
+    }
+
+    /// Judges the landing pit and then the pits behind it on the live board, taking each that
+    /// holds one of `captures` (and, with `opposite`, the pit across from it, whatever it holds).
+    /// The chain never reaches the lap's origin nor comes round to the landing pit again.
+    #[inline(always)]
+    fn capture_chain<S: Spec>(
+        &mut self,
+        landing: usize,
+        origin: usize,
+        captures: CaptureCounts,
+        opposite: bool,
+    ) {
+        let last = S::RULES.pit_count() - 1;
+        let mut taken = 0u8;
+        let mut pit = landing;
+        while captures.contains(self.pits[pit]) {
+            taken += self.pits[pit];
+            self.pits[pit] = 0;
+            if opposite {
+                taken += self.pits[last - pit];
+                self.pits[last - pit] = 0;
+            }
+            pit = Self::step_back::<S>(pit);
+            if pit == origin || pit == landing {
+                break;
+            }
+        }
+        self.captured[self.side_to_move.index()] += taken;
+    }
+
+    /// One Anywoli lap: a seed that makes four before the last goes to the pit's owner; the last
+    /// seed ends the move on an empty pit, captures on four (with an extra move), or relays.
+    #[inline(always)]
+    fn sow_lap_with_fours<S: Spec>(&mut self, origin: usize) -> LapEnd {
+        let n = S::RULES.pits_per_row;
+        let mut hand = self.pits[origin];
+        self.pits[origin] = 0;
+        let mut pit = origin;
+        while hand > 1 {
+            pit = Self::step::<S>(pit);
+            self.pits[pit] += 1;
+            hand -= 1;
+            if self.pits[pit] == 4 {
+                let owner = if pit < n { Side::South } else { Side::North };
+                self.pits[pit] = 0;
+                self.captured[owner.index()] += 4;
+                self.last_four = Some(owner);
+            }
+        }
+        pit = Self::step::<S>(pit);
+        self.pits[pit] += 1;
+        match self.pits[pit] {
+            1 => LapEnd::Done,
+            4 => {
+                let mover = self.side_to_move;
+                self.pits[pit] = 0;
+                self.captured[mover.index()] += 4;
+                self.last_four = Some(mover);
+                self.first_capture.get_or_insert(mover);
+                LapEnd::ExtraTurn
+            }
+            _ => LapEnd::Relay(pit),
+        }
+    }
+
+    /// Runs relay laps from `origin` until the move ends. If a lap is about to start from the same
+    /// pit on the same board as an earlier lap, the move is endless: the position is left as at
+    /// the first of those lap starts (earlier captures stand) and `effect.endless` is set.
+    ///
+    /// Cycles are found with Brent's algorithm, so that no lap history is stored and a move
+    /// allocates nothing; only an endless move pays for replaying its laps.
+    #[inline(always)]
+    fn relay(
+        &mut self,
+        origin: usize,
+        effect: &mut MoveEffect,
+        lap: impl Fn(&mut Position, usize) -> LapEnd,
+    ) -> LapEnd {
+        let start = *self;
+        let mut lap_origin = origin;
+        // Most moves end within a few laps: cycles are looked for only after those. (Brent's
+        // search can start from any lap of the move; the replay below starts from the move's.)
+        for _ in 0..LAPS_BEFORE_CYCLE_SEARCH {
+            match lap(self, lap_origin) {
+                LapEnd::Relay(next) => lap_origin = next,
+                end => return end,
+            }
+        }
+        let mut tortoise = (lap_origin, self.pits);
+        let (mut power, mut cycle) = (1u32, 1u32);
+        loop {
+            match lap(self, lap_origin) {
+                LapEnd::Relay(next) => lap_origin = next,
+                end => return end,
+            }
+            if lap_origin == tortoise.0 && self.pits == tortoise.1 {
+                break;
+            }
+            if power == cycle {
+                tortoise = (lap_origin, self.pits);
+                power *= 2;
+                cycle = 0;
+            }
+            cycle += 1;
+        }
+        // The lap starts repeat with period `cycle`; replay from the move's start to find the
+        // first lap start that recurs.
+        let (mut first, mut first_origin) = (start, origin);
+        let (mut ahead, mut ahead_origin) = (start, origin);
+        for _ in 0..cycle {
+            ahead_origin = next_lap_origin(&mut ahead, ahead_origin, &lap);
+        }
+        while first_origin != ahead_origin || first.pits != ahead.pits {
+            first_origin = next_lap_origin(&mut first, first_origin, &lap);
+            ahead_origin = next_lap_origin(&mut ahead, ahead_origin, &lap);
+        }
+        *self = first;
+        effect.endless = true;
+        LapEnd::Done
+    }
+}
+
+/// One lap of a move already known to cycle, so it always relays.
+fn next_lap_origin(
+    pos: &mut Position,
+    origin: usize,
+    lap: &impl Fn(&mut Position, usize) -> LapEnd,
+) -> usize {
+    match lap(pos, origin) {
+        LapEnd::Relay(next) => next,
+        // A cycling move never ends; keep the replay total anyway.
+        LapEnd::Done | LapEnd::ExtraTurn => origin,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    /// A synthetic relay whose lap starts run through `tail` distinct states and then a cycle of
+    /// `cycle` states; each lap in the tail captures one counter. The move must stop at the first
+    /// state of the cycle, keeping exactly the tail's captures.
+    fn run_synthetic(tail: u8, cycle: u8) -> (Position, MoveEffect) {
+        let mut pos = Position::start(Variant::MangalaII);
+        pos.pits[0] = 0;
+        let lap = move |p: &mut Position, origin: usize| {
+            let state = p.pits[0];
+            if state < tail {
+                p.captured[0] += 1;
+            }
+            p.pits[0] = if state + 1 < tail + cycle {
+                state + 1
+            } else {
+                tail
+            };
+            LapEnd::Relay(origin)
+        };
+        let mut effect = MoveEffect::default();
+        let end = pos.relay(3, &mut effect, lap);
+        assert_eq!(end, LapEnd::Done);
+        (pos, effect)
+    }
+
+    #[test]
+    fn endless_move_stops_at_the_first_repeated_lap_start() {
+        for tail in 0..20 {
+            for cycle in 1..40 {
+                let (pos, effect) = run_synthetic(tail, cycle);
+                assert!(effect.endless, "tail {tail} cycle {cycle}");
+                assert_eq!(pos.pits[0], tail, "tail {tail} cycle {cycle}");
+                assert_eq!(pos.captured[0], tail, "captures before the cycle stand");
+            }
+        }
+    }
+}

@@ -1,0 +1,522 @@
+//! Building the tables, layer by layer from the empty board up.
+//!
+//! A capture leads to a smaller layer, already built; a move that captures nothing stays in the
+//! layer, and such moves can go round in cycles. A layer is solved by value iteration to its
+//! fixpoint: every position starts at what the leftover rule would give it now (the value of
+//! endless cycling), finished positions at their exact value, and passes over the layer replace
+//! each value by the best over its moves until a pass changes nothing. For every threshold `t`,
+//! the positions worth at least `t` then grow (where cycling is worth less than `t`) or shrink
+//! (where it is worth at least `t`) monotonically to the least or greatest fixpoint, which is
+//! exactly the set of positions from which `t` can be forced, cycles scored by the leftover rule:
+//! the fixpoint is the solved value.
+//!
+//! Passes after the first look up only positions one of whose moves within the layer changed in
+//! the pass before. Both cores share every pass (positions are updated in place, which only
+//! speeds convergence up). Each layer is written as soon as it is done, so a stopped build
+//! resumes from the last finished layer.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use super::file::{FileError, layer_path, read_layer, write_layer};
+use super::index::Ranking;
+use super::{Layer, layer_header, mover_board};
+use mancala_rules::{Ending, LastFourRule, MAX_PITS, MAX_ROW, Position, Side, Spec, Variant};
+
+/// Positions per unit of work handed to a thread.
+const CHUNK: u64 = 1 << 14;
+
+/// What the build reports as it goes.
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    /// A layer's file was already there and whole: it is used as it is.
+    Reused { counters: u32, positions: u64 },
+    /// A layer's file was there but refused; the layer is built again.
+    Rebuilding { counters: u32 },
+    /// A layer starts: `positions` positions, about `expected_passes` passes.
+    Started {
+        counters: u32,
+        positions: u64,
+        expected_passes: u32,
+    },
+    /// Positions done so far in the current layer, over all its passes.
+    Progress { counters: u32, done: u64 },
+    /// A pass ended, having changed `changed` values.
+    Pass {
+        counters: u32,
+        pass: u32,
+        changed: u64,
+    },
+    /// A layer is built and written.
+    Finished {
+        counters: u32,
+        positions: u64,
+        passes: u32,
+        seconds: f64,
+    },
+}
+
+/// Why a build failed.
+#[derive(Debug)]
+pub enum BuildError {
+    /// Mangala IV has no choice of move, and so no tables.
+    NoTables(Variant),
+    /// Too many counters for this build (a layer would not fit an index or memory).
+    TooLarge {
+        counters: u32,
+        limit: u32,
+    },
+    Directory(PathBuf, std::io::Error),
+    File(FileError),
+    Stopped,
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::NoTables(v) => {
+                write!(
+                    f,
+                    "{v} has no tables: its play is forced (query side solves it)"
+                )
+            }
+            BuildError::TooLarge { counters, limit } => write!(
+                f,
+                "{counters} counters is more than this build can hold (at most {limit})"
+            ),
+            BuildError::Directory(dir, e) => {
+                write!(f, "cannot create the directory {}: {e}", dir.display())
+            }
+            BuildError::File(e) => write!(f, "{e}"),
+            BuildError::Stopped => write!(f, "stopped"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// What a build did.
+#[derive(Clone, Debug, Default)]
+pub struct BuildReport {
+    pub built: Vec<u32>,
+    pub reused: Vec<u32>,
+    /// Bytes of all the layer files.
+    pub bytes: u64,
+    /// The most memory the layers and the work arrays took at once.
+    pub peak_table_bytes: u64,
+    pub seconds: f64,
+}
+
+/// The largest layer a build accepts: the values of all layers up to it must fit in memory.
+pub fn max_counters(variant: Variant) -> u32 {
+    match variant {
+        Variant::MangalaII => 30,
+        Variant::AlManqala => 26,
+        Variant::Anywoli => 16,
+        Variant::MangalaIV => 0,
+    }
+}
+
+/// Builds (or completes) the tables of `variant` up to `max` counters in `dir` with `threads`
+/// threads, reporting through `progress`; `stop` ends it between chunks of work.
+pub fn build(
+    variant: Variant,
+    max: u32,
+    dir: &Path,
+    threads: usize,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<BuildReport, BuildError> {
+    if variant.rules().has_forced_moves() {
+        return Err(BuildError::NoTables(variant));
+    }
+    let limit = max_counters(variant).min(variant.rules().total());
+    if max > limit {
+        return Err(BuildError::TooLarge {
+            counters: max,
+            limit,
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(|e| BuildError::Directory(dir.to_path_buf(), e))?;
+    let started = Instant::now();
+    let mut report = BuildReport::default();
+    let mut layers: Vec<Layer> = Vec::new();
+    let mut passes_before = 2;
+    for counters in 0..=max {
+        let path = layer_path(dir, variant, counters);
+        let header = layer_header(variant, counters);
+        let boards = header.positions / header.holders as u64;
+        let reused = if path.exists() {
+            match read_layer(&path, &header) {
+                Ok(values) => Some(values),
+                Err(e) => {
+                    log::warn!("tablebase: {e}; building the layer again");
+                    progress(Event::Rebuilding { counters });
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let values = match reused {
+            Some(values) => {
+                progress(Event::Reused {
+                    counters,
+                    positions: header.positions,
+                });
+                report.reused.push(counters);
+                values
+            }
+            None => {
+                let layer_started = Instant::now();
+                progress(Event::Started {
+                    counters,
+                    positions: header.positions,
+                    expected_passes: passes_before,
+                });
+                let (values, passes) = mancala_rules::with_spec!(variant, S => {
+                    LayerBuild::<S>::new(counters, boards, header.holders, &layers)
+                        .run(threads, stop, progress)
+                })?;
+                passes_before = passes;
+                report.peak_table_bytes = report.peak_table_bytes.max(
+                    layers.iter().map(|l| l.values.len() as u64).sum::<u64>()
+                        + header.positions * 5 / 4,
+                );
+                write_layer(&path, &header, &values).map_err(BuildError::File)?;
+                progress(Event::Finished {
+                    counters,
+                    positions: header.positions,
+                    passes,
+                    seconds: layer_started.elapsed().as_secs_f64(),
+                });
+                report.built.push(counters);
+                values
+            }
+        };
+        report.bytes += super::file::HEADER_BYTES as u64 + values.len() as u64;
+        layers.push(Layer {
+            counters,
+            boards,
+            values,
+        });
+    }
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Builds the layers `0..=max` of `variant` in memory, without files (for tests and small
+/// tables).
+pub fn build_in_memory(variant: Variant, max: u32) -> Vec<Layer> {
+    let never = AtomicBool::new(false);
+    let mut layers: Vec<Layer> = Vec::new();
+    for counters in 0..=max {
+        let header = layer_header(variant, counters);
+        let boards = header.positions / header.holders as u64;
+        let (values, _) = mancala_rules::with_spec!(variant, S => {
+            LayerBuild::<S>::new(counters, boards, header.holders, &layers)
+                .run(1, &never, &|_| {})
+        })
+        .expect("an in-memory build is never stopped");
+        layers.push(Layer {
+            counters,
+            boards,
+            values,
+        });
+    }
+    layers
+}
+
+/// The work of building one layer of the game `S`.
+struct LayerBuild<'a, S: Spec> {
+    counters: u32,
+    boards: u64,
+    holders: u32,
+    lower: &'a [Layer],
+    ranking: Ranking,
+    values: Vec<AtomicI8>,
+    /// Positions whose value changed in the previous pass, and in this one.
+    changed_before: Vec<AtomicU64>,
+    changed_now: Vec<AtomicU64>,
+    game: std::marker::PhantomData<S>,
+}
+
+/// Where a move leads, for the value of the position it is made in.
+#[derive(Clone, Copy)]
+enum Outcome {
+    /// The game is over after the move: the mover's future margin is known.
+    Known(i32),
+    /// A position of a smaller layer, or of this one: `gain + sign × value(index)`.
+    Lower {
+        gain: i32,
+        sign: i32,
+        layer: usize,
+        index: u64,
+    },
+    Same {
+        gain: i32,
+        sign: i32,
+        index: u64,
+    },
+}
+
+impl<'a, S: Spec> LayerBuild<'a, S> {
+    fn new(counters: u32, boards: u64, holders: u32, lower: &'a [Layer]) -> LayerBuild<'a, S> {
+        let positions = boards * holders as u64;
+        let words = positions.div_ceil(64) as usize;
+        LayerBuild {
+            counters,
+            boards,
+            holders,
+            lower,
+            ranking: Ranking::new(S::RULES.pit_count()),
+            values: (0..positions).map(|_| AtomicI8::new(0)).collect(),
+            changed_before: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            changed_now: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            game: std::marker::PhantomData,
+        }
+    }
+
+    fn positions(&self) -> u64 {
+        self.boards * self.holders as u64
+    }
+
+    /// The position of index `index` (board `board`), South to move.
+    fn position(&self, index: u64, board: &[u8]) -> Position {
+        let holder = index / self.boards.max(1);
+        let last_four = match holder {
+            0 => None,
+            1 => Some(Side::South),
+            _ => Some(Side::North),
+        };
+        let rest = S::RULES.total() - self.counters;
+        Position::from_parts(
+            S::VARIANT,
+            board,
+            [rest as u8, 0],
+            Side::South,
+            last_four,
+            None,
+        )
+        .expect("a board of the layer with the rest captured adds up")
+    }
+
+    /// The future margin (beyond the captured margin) of a position whose game is over now.
+    fn final_future(pos: &Position, ending: Ending) -> i32 {
+        pos.final_margin(ending, LastFourRule::MostRecentFour) - pos.captured_margin()
+    }
+
+    /// The index of `pos` in its layer (its side to move's view).
+    #[inline]
+    fn locate(&self, pos: &Position) -> u64 {
+        let mut board = [0u8; MAX_PITS];
+        let len = mover_board(pos, &mut board);
+        let holder = match pos.last_four() {
+            None => 0,
+            Some(side) if side == pos.side_to_move() => 1,
+            Some(_) => 2,
+        };
+        let boards = self.ranking.layer_size(pos.on_board() as usize);
+        holder * boards + self.ranking.rank(&board[..len])
+    }
+
+    /// Where each legal move of `pos` leads; `None` if the game is over in `pos`.
+    fn outcomes(&self, pos: &Position, out: &mut [Outcome; MAX_ROW]) -> Option<usize> {
+        let legal = pos.legal_moves_for::<S>();
+        if legal.is_empty() {
+            return None;
+        }
+        let before = pos.captured_margin();
+        for (slot, &mv) in out.iter_mut().zip(legal.iter()) {
+            let mut child = *pos;
+            let effect = child.play_for::<S>(mv);
+            let same = child.side_to_move() == pos.side_to_move();
+            let sign = if same { 1 } else { -1 };
+            let gain = sign * child.captured_margin() - before;
+            *slot = if effect.endless {
+                Outcome::Known(gain + sign * Self::final_future(&child, Ending::EndlessMove))
+            } else {
+                let layer = child.on_board() as usize;
+                let index = self.locate(&child);
+                if layer == self.counters as usize {
+                    Outcome::Same { gain, sign, index }
+                } else {
+                    Outcome::Lower {
+                        gain,
+                        sign,
+                        layer,
+                        index,
+                    }
+                }
+            };
+        }
+        Some(legal.len())
+    }
+
+    /// The first pass: finished positions get their exact value, the others what the leftover
+    /// rule would give them now.
+    fn initial(&self, index: u64, board: &[u8]) {
+        let pos = self.position(index, board);
+        let ending = pos.own_ending_for::<S>().unwrap_or(Ending::Repetition);
+        let value = Self::final_future(&pos, ending);
+        self.values[index as usize].store(value as i8, Ordering::Relaxed);
+    }
+
+    /// One update of position `index` in pass `pass`; true if its value changed.
+    fn update(&self, index: u64, board: &[u8], pass: u32) -> bool {
+        let pos = self.position(index, board);
+        let mut outcomes = [Outcome::Known(0); MAX_ROW];
+        let Some(count) = self.outcomes(&pos, &mut outcomes) else {
+            return false; // finished: its value is exact
+        };
+        let outcomes = &outcomes[..count];
+        if pass > 1 {
+            let dirty = outcomes.iter().any(|o| match *o {
+                Outcome::Same { index, .. } => {
+                    self.changed_before[(index / 64) as usize].load(Ordering::Relaxed)
+                        & (1 << (index % 64))
+                        != 0
+                }
+                _ => false,
+            });
+            if !dirty {
+                return false;
+            }
+        }
+        let best = outcomes
+            .iter()
+            .map(|o| match *o {
+                Outcome::Known(v) => v,
+                Outcome::Lower {
+                    gain,
+                    sign,
+                    layer,
+                    index,
+                } => gain + sign * self.lower[layer].values[index as usize] as i32,
+                Outcome::Same { gain, sign, index } => {
+                    gain + sign * self.values[index as usize].load(Ordering::Relaxed) as i32
+                }
+            })
+            .max()
+            .expect("a position that goes on has a move");
+        let old = self.values[index as usize].swap(best as i8, Ordering::Relaxed);
+        if old as i32 != best {
+            self.changed_now[(index / 64) as usize].fetch_or(1 << (index % 64), Ordering::Relaxed);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Runs `work` over every position of the layer on `threads` threads; returns how many
+    /// calls returned true.
+    fn pass(
+        &self,
+        threads: usize,
+        stop: &AtomicBool,
+        done: &AtomicU64,
+        work: &(dyn Fn(u64, &[u8]) -> bool + Sync),
+    ) -> Result<u64, BuildError> {
+        let positions = self.positions();
+        let chunks = positions.div_ceil(CHUNK);
+        let next_chunk = AtomicU64::new(0);
+        let changed = AtomicU64::new(0);
+        let pits = S::RULES.pit_count();
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| {
+                    let mut board = [0u8; MAX_PITS];
+                    let mut count = 0;
+                    loop {
+                        let taken = next_chunk.fetch_add(1, Ordering::Relaxed);
+                        if taken >= chunks || stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let start = taken * CHUNK;
+                        let end = (start + CHUNK).min(positions);
+                        let mut index = start;
+                        while index < end {
+                            // A run of boards of one holder state, by successor.
+                            let holder_end = (index / self.boards + 1) * self.boards;
+                            let run_end = end.min(holder_end);
+                            self.ranking.unrank(
+                                self.counters as usize,
+                                index % self.boards,
+                                &mut board[..pits],
+                            );
+                            loop {
+                                if work(index, &board[..pits]) {
+                                    count += 1;
+                                }
+                                index += 1;
+                                if index >= run_end {
+                                    break;
+                                }
+                                Ranking::next(&mut board[..pits]);
+                            }
+                        }
+                        done.fetch_add(end - start, Ordering::Relaxed);
+                    }
+                    changed.fetch_add(count, Ordering::Relaxed);
+                });
+            }
+        });
+        if stop.load(Ordering::Relaxed) {
+            return Err(BuildError::Stopped);
+        }
+        Ok(changed.load(Ordering::Relaxed))
+    }
+
+    /// Builds the layer; returns its values and the number of passes it took.
+    fn run(
+        mut self,
+        threads: usize,
+        stop: &AtomicBool,
+        progress: &(dyn Fn(Event) + Sync),
+    ) -> Result<(Vec<i8>, u32), BuildError> {
+        let counters = self.counters;
+        let done = AtomicU64::new(0);
+        let reporter_done = AtomicBool::new(false);
+        let result = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !reporter_done.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(100));
+                    progress(Event::Progress {
+                        counters,
+                        done: done.load(Ordering::Relaxed),
+                    });
+                }
+            });
+            let result = (|| {
+                self.pass(threads, stop, &done, &|i, b| {
+                    self.initial(i, b);
+                    false
+                })?;
+                let mut pass = 1;
+                loop {
+                    let changed =
+                        self.pass(threads, stop, &done, &|i, b| self.update(i, b, pass))?;
+                    progress(Event::Pass {
+                        counters,
+                        pass,
+                        changed,
+                    });
+                    if changed == 0 {
+                        return Ok(pass);
+                    }
+                    std::mem::swap(&mut self.changed_before, &mut self.changed_now);
+                    for word in &self.changed_now {
+                        word.store(0, Ordering::Relaxed);
+                    }
+                    pass += 1;
+                }
+            })();
+            reporter_done.store(true, Ordering::Relaxed);
+            result
+        });
+        let passes = result?;
+        let values = self.values.into_iter().map(|v| v.into_inner()).collect();
+        Ok((values, passes))
+    }
+}

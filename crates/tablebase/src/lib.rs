@@ -1,0 +1,254 @@
+//! Endgame tablebases: the solved value (RULES.md, "Solved values") of every position with at
+//! most a given number of counters on the board, built by `mancala-engine tablebase` and read by
+//! the engine from the directory of the `TablebasePath` option.
+//!
+//! A position's value is its captured margin plus what the board will still yield, and the
+//! latter depends only on the board seen from the side to move (the rules never look at captured
+//! totals). So a table holds, per layer of `n` counters on the board, one signed byte per board
+//! with the mover's row first (the board of a North to move is turned round), indexed by the
+//! board's rank ([`index::Ranking`]); Anywoli adds who received the most recent four (nobody, the
+//! mover, the opponent), which decides its last four and its leftover. The first last-seed
+//! capture does not matter under Anywoli's default convention, the one solved values use.
+
+pub mod file;
+pub mod generate;
+pub mod index;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use file::{FileError, Header, layer_path, read_layer};
+use index::Ranking;
+use mancala_rules::{LastFourRule, MAX_PITS, Position, Side, Variant};
+
+/// The games that have tables: those with a choice of move (a game whose moves are forced is
+/// played out, not looked up).
+pub fn games() -> impl Iterator<Item = Variant> {
+    Variant::ALL
+        .into_iter()
+        .filter(|v| !v.rules().has_forced_moves())
+}
+
+/// Holder states a position of `variant` can be in.
+pub fn holder_states(variant: Variant) -> u32 {
+    if variant.rules().tracks_four_holders() {
+        3
+    } else {
+        1
+    }
+}
+
+/// The holder state of `pos`: who received the most recent four, seen from the side to move.
+#[inline]
+fn holder_state(pos: &Position) -> u64 {
+    match pos.last_four() {
+        None => 0,
+        Some(side) if side == pos.side_to_move() => 1,
+        Some(_) => 2,
+    }
+}
+
+/// The board of `pos` seen from its side to move: the mover's row first.
+#[inline]
+pub fn mover_board(pos: &Position, board: &mut [u8; MAX_PITS]) -> usize {
+    let pits = pos.pits();
+    let n = pits.len() / 2;
+    match pos.side_to_move() {
+        Side::South => board[..2 * n].copy_from_slice(pits),
+        Side::North => {
+            board[..n].copy_from_slice(&pits[n..]);
+            board[n..2 * n].copy_from_slice(&pits[..n]);
+        }
+    }
+    2 * n
+}
+
+/// The header a layer's file must have.
+pub fn layer_header(variant: Variant, counters: u32) -> Header {
+    let pits = variant.rules().pit_count();
+    let holders = holder_states(variant);
+    Header {
+        variant,
+        pits: pits as u32,
+        counters,
+        holders,
+        positions: Ranking::new(pits).layer_size(counters as usize) * holders as u64,
+    }
+}
+
+/// One layer in memory: the values of the boards with `counters` counters.
+pub struct Layer {
+    pub counters: u32,
+    /// Boards in the layer (per holder state).
+    pub boards: u64,
+    pub values: Vec<i8>,
+}
+
+/// The loaded tables of one game: layers `0..layers.len()` (a layer that could not be loaded is
+/// `None`, and its positions are simply not covered).
+pub struct GameTables {
+    pub variant: Variant,
+    ranking: Ranking,
+    layers: Vec<Option<Layer>>,
+}
+
+impl GameTables {
+    /// The largest `n` such that every layer up to `n` is loaded.
+    pub fn complete_up_to(&self) -> Option<u32> {
+        let loaded = self.layers.iter().take_while(|l| l.is_some()).count();
+        (loaded > 0).then(|| loaded as u32 - 1)
+    }
+
+    /// What the board of `pos` will still yield for its side to move, if its layer is loaded.
+    #[inline]
+    fn board_value(&self, pos: &Position) -> Option<i32> {
+        let layer = self.layers.get(pos.on_board() as usize)?.as_ref()?;
+        let mut board = [0u8; MAX_PITS];
+        let len = mover_board(pos, &mut board);
+        let index = holder_state(pos) * layer.boards + self.ranking.rank(&board[..len]);
+        layer.values.get(index as usize).map(|&v| v as i32)
+    }
+}
+
+/// Why tables could not be loaded.
+#[derive(Debug)]
+pub enum TablebaseError {
+    /// The directory does not exist or cannot be read.
+    Directory(PathBuf, std::io::Error),
+    /// A layer file is there but cannot be used; the layer (and its game's layers above it, if
+    /// it is the first) are left out.
+    File(FileError),
+}
+
+impl fmt::Display for TablebaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TablebaseError::Directory(dir, e) => {
+                write!(
+                    f,
+                    "cannot read the tablebase directory {}: {e}",
+                    dir.display()
+                )
+            }
+            TablebaseError::File(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for TablebaseError {}
+
+/// The tables of every game found in a directory.
+#[derive(Default)]
+pub struct Tablebases {
+    games: Vec<GameTables>,
+}
+
+/// What [`Tablebases::load`] found.
+pub struct Loaded {
+    pub tablebases: Tablebases,
+    /// Files that were there but refused (damaged, of another game or format).
+    pub refused: Vec<TablebaseError>,
+}
+
+impl Tablebases {
+    /// Loads the tables in `dir`: for each game, its layers from 0 up; a missing layer ends the
+    /// game's tables, a refused file (damaged, wrong) is reported and left out. Never a wrong
+    /// value: a file is used only if its header and checksum are right.
+    pub fn load(dir: &Path) -> Result<Loaded, TablebaseError> {
+        if !dir.is_dir() {
+            let why = if dir.exists() {
+                "not a directory"
+            } else {
+                "it does not exist"
+            };
+            return Err(TablebaseError::Directory(
+                dir.to_path_buf(),
+                std::io::Error::new(std::io::ErrorKind::NotFound, why),
+            ));
+        }
+        std::fs::read_dir(dir).map_err(|e| TablebaseError::Directory(dir.to_path_buf(), e))?;
+        let mut games = Vec::new();
+        let mut refused = Vec::new();
+        for variant in self::games() {
+            let ranking = Ranking::new(variant.rules().pit_count());
+            let mut layers = Vec::new();
+            for counters in 0..=Ranking::MAX_COUNTERS as u32 {
+                let path = layer_path(dir, variant, counters);
+                if !path.exists() {
+                    break;
+                }
+                let header = layer_header(variant, counters);
+                match read_layer(&path, &header) {
+                    Ok(values) => layers.push(Some(Layer {
+                        counters,
+                        boards: header.positions / header.holders as u64,
+                        values,
+                    })),
+                    Err(e) => {
+                        log::warn!("tablebase: {e}");
+                        refused.push(TablebaseError::File(e));
+                        layers.push(None);
+                    }
+                }
+            }
+            if layers.iter().any(Option::is_some) {
+                games.push(GameTables {
+                    variant,
+                    ranking,
+                    layers,
+                });
+            }
+        }
+        Ok(Loaded {
+            tablebases: Tablebases { games },
+            refused,
+        })
+    }
+
+    /// Tables built in memory (by the generator, or for tests).
+    pub fn from_layers(variant: Variant, layers: Vec<Layer>) -> Tablebases {
+        Tablebases {
+            games: vec![GameTables {
+                variant,
+                ranking: Ranking::new(variant.rules().pit_count()),
+                layers: layers.into_iter().map(Some).collect(),
+            }],
+        }
+    }
+
+    /// The tables of `variant`, if any are loaded.
+    pub fn game(&self, variant: Variant) -> Option<&GameTables> {
+        self.games.iter().find(|g| g.variant == variant)
+    }
+
+    /// The games with tables and the largest layer up to which each is complete.
+    pub fn coverage(&self) -> Vec<(Variant, Option<u32>)> {
+        self.games
+            .iter()
+            .map(|g| (g.variant, g.complete_up_to()))
+            .collect()
+    }
+
+    /// The solved value of `pos` (its side to move's final margin) under `rule`, if the tables
+    /// hold it. Anywoli's tables are for its default convention for the last four only.
+    #[inline]
+    pub fn probe_with(&self, pos: &Position, rule: LastFourRule) -> Option<i32> {
+        if rule != LastFourRule::MostRecentFour && pos.rules().tracks_four_holders() {
+            return None;
+        }
+        let game = self.game(pos.variant())?;
+        Some(pos.captured_margin() + game.board_value(pos)?)
+    }
+
+    /// [`Tablebases::probe_with`] under the default rule.
+    #[inline]
+    pub fn probe(&self, pos: &Position) -> Option<i32> {
+        self.probe_with(pos, LastFourRule::MostRecentFour)
+    }
+
+    /// Positions with at most this many counters on the board are covered in `variant` (every
+    /// layer up to it is loaded).
+    pub fn max_counters(&self, variant: Variant) -> Option<u32> {
+        self.game(variant)?.complete_up_to()
+    }
+}

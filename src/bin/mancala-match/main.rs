@@ -1,0 +1,100 @@
+//! `mancala-match`: a rules-aware match runner for engines that speak the mancala-engine
+//! protocol. `mancala-match --help` explains it.
+
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+mod cli;
+
+use anyhow::{Context, bail};
+use cli::{Invocation, parse_args};
+use mancala_match::config::MatchConfig;
+use mancala_match::report::{progress_line, summary_text};
+use mancala_match::runner::{check_engines, load_openings, run_match};
+use mancala_match::summary::{Summary, merge};
+
+fn main() -> ExitCode {
+    env_logger::init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match parse_args(&args) {
+        Ok(Invocation::Run(config)) => run(&config),
+        Ok(Invocation::Merge { inputs, json }) => merge_summaries(&inputs, json.as_ref()),
+        Ok(Invocation::Print(text)) => {
+            print!("{text}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("mancala-match: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mancala-match: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(config: &MatchConfig) -> anyhow::Result<()> {
+    let openings = load_openings(config).map_err(anyhow::Error::msg)?;
+    let names = check_engines(config).map_err(anyhow::Error::msg)?;
+    let mut records = match &config.records {
+        Some(path) => {
+            Some(File::create(path).with_context(|| format!("cannot create {}", path.display()))?)
+        }
+        None => None,
+    };
+    let live = std::io::stdout().is_terminal();
+    let mut record_error = None;
+    let state = run_match(config, &names, &openings, &mut |record, state| {
+        let line = progress_line(record, state);
+        let mut out = std::io::stdout().lock();
+        let _ = if live {
+            write!(out, "\r\x1b[2K{line}")
+        } else {
+            writeln!(out, "{line}")
+        };
+        let _ = out.flush();
+        if let Some(file) = records.as_mut()
+            && let Err(e) = file.write_all(record.to_text().as_bytes())
+        {
+            record_error.get_or_insert(e);
+        }
+    });
+    if live {
+        println!();
+    }
+    let summary = Summary::of(config, &state);
+    print!("{}", summary_text(&summary));
+    if let Some(e) = record_error {
+        bail!("writing the game records failed: {e}");
+    }
+    if let Some(path) = &config.json {
+        std::fs::write(path, summary.to_json())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn merge_summaries(inputs: &[PathBuf], json: Option<&PathBuf>) -> anyhow::Result<()> {
+    let mut summaries = Vec::new();
+    for path in inputs {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let summary = Summary::from_json(&text)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| path.display().to_string())?;
+        summaries.push((path.clone(), summary));
+    }
+    let merged = merge(&summaries).map_err(anyhow::Error::msg)?;
+    print!("{}", summary_text(&merged));
+    if let Some(path) = json {
+        std::fs::write(path, merged.to_json())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}

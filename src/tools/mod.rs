@@ -1,0 +1,151 @@
+//! The command line of `mancala-engine`: with no argument the protocol daemon, otherwise one of
+//! the tools that run once and exit, one file each (clap, derived): `bench`, `tablebase`,
+//! `solve`, `datagen`, `openings`, `tune`.
+
+mod bench;
+mod datagen;
+mod openings;
+mod solve;
+mod tablebase;
+mod tune;
+
+use std::ffi::OsString;
+use std::io::{self, BufReader};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use mancala_engine::protocol::reply::{ENGINE_NAME, ENGINE_VERSION};
+use mancala_rules::Variant;
+
+/// A rules engine and protocol daemon for two-row mancala games.
+///
+/// Without arguments it runs the protocol on stdin/stdout (protocol.md; 'quit' or the end of
+/// input ends it); with a tool's name, it runs that tool and exits.
+#[derive(Parser, Debug)]
+#[command(
+    name = "mancala-engine",
+    version = ENGINE_VERSION,
+    after_help = "The rules are in RULES.md, the protocol in protocol.md; 'mancala-engine TOOL \
+                  --help' explains a tool."
+)]
+struct Cli {
+    #[command(subcommand)]
+    tool: Option<Tool>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Tool {
+    Bench(bench::Bench),
+    Tablebase(tablebase::Tablebase),
+    Solve(solve::Solve),
+    Datagen(datagen::Datagen),
+    Openings(openings::Openings),
+    Tune(tune::Tune),
+}
+
+/// Runs the command line `args` (the program's name first).
+pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error, &args),
+    };
+    let result = match cli.tool {
+        None => {
+            mancala_engine::protocol::run(BufReader::new(io::stdin()), io::stdout());
+            Ok(())
+        }
+        Some(Tool::Bench(tool)) => tool.run(),
+        Some(Tool::Tablebase(tool)) => tool.run(),
+        Some(Tool::Solve(tool)) => tool.run(),
+        Some(Tool::Datagen(tool)) => tool.run(),
+        Some(Tool::Openings(tool)) => tool.run(),
+        Some(Tool::Tune(tool)) => tool.run(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{ENGINE_NAME}: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `--help` and `--version` print their text; a wrong argument gets one line saying what is
+/// wrong and one with the usage of the tool and where its help is, not the whole usage.
+fn usage_error(error: &clap::Error, args: &[OsString]) -> ExitCode {
+    use clap::CommandFactory;
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        let _ = error.print();
+        return ExitCode::SUCCESS;
+    }
+    let rendered = error.render().to_string();
+    // The message is the first paragraph of clap's (a list of missing arguments follows a colon).
+    let what = rendered
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let what = what.trim_start_matches("error: ");
+    let mut command = Cli::command();
+    let tool = args
+        .get(1)
+        .and_then(|word| word.to_str())
+        .and_then(|word| command.find_subcommand_mut(word))
+        .map(|tool| (tool.get_name().to_string(), tool.render_usage().to_string()));
+    let (usage, help) = match tool {
+        Some((name, usage)) => (
+            format!(
+                "{ENGINE_NAME} {}",
+                usage.trim().trim_start_matches("Usage: ")
+            ),
+            format!("{ENGINE_NAME} {name} --help"),
+        ),
+        None => (
+            command.render_usage().to_string(),
+            format!("{ENGINE_NAME} --help"),
+        ),
+    };
+    let usage = usage.trim().trim_start_matches("Usage: ");
+    eprintln!("{ENGINE_NAME}: {what}");
+    eprintln!("usage: {usage} (more: {help})");
+    ExitCode::from(2)
+}
+
+/// A game name, for the tools' arguments.
+pub fn variant(text: &str) -> Result<Variant, String> {
+    text.parse::<Variant>().map_err(|e| e.to_string())
+}
+
+/// A game that has a choice of move, or the error that says what `tool` cannot do with one
+/// whose moves are all forced (`go` and `query side` play such a game out).
+pub fn game_with_choice(text: &str, cannot: &str) -> Result<Variant, String> {
+    let variant = variant(text)?;
+    if variant.rules().has_forced_moves() {
+        return Err(format!(
+            "{variant} {cannot}: its moves are forced ('go' and 'query side' play it out)"
+        ));
+    }
+    Ok(variant)
+}
+
+/// The tablebases of directory `path`, with a warning for each file left out.
+pub fn load_tablebases(path: &std::path::Path) -> Result<mancala_tablebase::Tablebases, String> {
+    let loaded = mancala_tablebase::Tablebases::load(path).map_err(|e| e.to_string())?;
+    for refused in &loaded.refused {
+        eprintln!("{ENGINE_NAME}: {refused} (left out)");
+    }
+    Ok(loaded.tablebases)
+}
+
+/// The kernel's count of this process's peak resident memory, in MiB.
+pub fn peak_memory_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+}

@@ -1,0 +1,218 @@
+//! `mancala-engine solve`: proves a position's solved value by search, reporting progress while
+//! it runs and what it has proven when a limit stops it.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use mancala_engine::search::solver::{SolveLimits, Solver, SolverTable};
+use mancala_rules::{LastFourRule, Position, Variant};
+
+/// Prove the solved value of a position by search.
+///
+/// The solved value (RULES.md, "Solved values") is the final margin of the side to move under
+/// perfect play. Tables given with --tablebases are exact leaves. Each probe's answer is printed
+/// as it comes, and a progress line every --progress seconds; a limit (--time, --nodes) ends
+/// the search with the bounds proven so far.
+#[derive(Args, Debug)]
+#[command(after_help = "Example, in a second: mancala-engine solve mangala-ii \
+                        3-3-3-3-3-3-3-3-3-3-3-3-18-18-S")]
+pub struct Solve {
+    /// The game (mangala-ii, al-manqala, anywoli).
+    #[arg(value_parser = |text: &str| super::game_with_choice(text, "has nothing to solve"))]
+    variant: Variant,
+    /// The position string (RULES.md), e.g. 3-3-3-3-3-3-3-3-3-3-3-3-18-18-S.
+    #[arg(value_name = "POSITION")]
+    position: String,
+    /// Endgame tables to use at the leaves (built by 'mancala-engine tablebase').
+    #[arg(long, value_name = "DIR")]
+    tablebases: Option<PathBuf>,
+    /// The solver's table, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    hash: u64,
+    /// Stop after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    time: Option<f64>,
+    /// Stop after this many nodes.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Seconds between progress lines (0: none).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    progress: f64,
+}
+
+/// What the probes have proven so far: the value is in `lo..=hi`.
+#[derive(Clone, Copy, Debug)]
+struct Proven {
+    lo: i32,
+    hi: i32,
+}
+
+impl Solve {
+    pub fn run(self) -> Result<(), String> {
+        let variant = self.variant;
+        let text = &self.position;
+        let pos = Position::from_position_string(variant, text)
+            .map_err(|e| format!("invalid position string '{text}': {e}"))?;
+        let tablebases = self
+            .tablebases
+            .as_deref()
+            .map(super::load_tablebases)
+            .transpose()?;
+        let seconds = |flag: &str, value: f64| {
+            (value.is_finite() && value >= 0.0)
+                .then(|| Duration::from_secs_f64(value))
+                .ok_or(format!("{flag} takes a number of seconds, not {value}"))
+        };
+        let time_limit = self.time.map(|t| seconds("--time", t)).transpose()?;
+        let every = seconds("--progress", self.progress)?;
+        println!(
+            "solving {variant} {pos} ({} counters on the board{})",
+            pos.on_board(),
+            tablebases
+                .as_ref()
+                .and_then(|tb| tb.max_counters(variant))
+                .map_or(String::new(), |m| format!("; tables up to {m}"))
+        );
+        // The value can be no better than the captured margin plus everything on the board.
+        let captured = pos.captured_margin();
+        let on_board = pos.on_board() as i32;
+        let proven = Arc::new(Mutex::new(Proven {
+            lo: captured - on_board,
+            hi: captured + on_board,
+        }));
+        let nodes_so_far = Arc::new(AtomicU64::new(0));
+        let done = Arc::new(AtomicBool::new(false));
+        let started = Instant::now();
+        let watcher = (!every.is_zero()).then(|| {
+            let (proven, nodes, done) = (
+                Arc::clone(&proven),
+                Arc::clone(&nodes_so_far),
+                Arc::clone(&done),
+            );
+            std::thread::spawn(move || watch(every, started, &proven, &nodes, &done))
+        });
+        let (hash, node_limit) = (self.hash as usize, self.nodes);
+        let deadline = time_limit.map(|t| started + t);
+        let (probe_proven, probe_nodes) = (Arc::clone(&proven), Arc::clone(&nodes_so_far));
+        // Deep lines recurse deeply: the solver runs on a thread with room for them.
+        let solved = std::thread::Builder::new()
+            .stack_size(512 << 20)
+            .spawn(move || {
+                let mut table = SolverTable::new(hash);
+                let limits = SolveLimits {
+                    nodes: node_limit,
+                    deadline,
+                    stop: None,
+                    progress: Some(&probe_nodes),
+                };
+                mancala_rules::with_spec!(variant, S => {
+                    let mut solver = Solver::<S>::new(
+                        &mut table,
+                        tablebases.as_ref(),
+                        LastFourRule::default(),
+                        limits,
+                    );
+                    let value = solver.value_with(&pos, None, &mut |probe| {
+                        let mut proven = probe_proven.lock().unwrap_or_else(|p| p.into_inner());
+                        if probe.at_least {
+                            proven.lo = proven.lo.max(probe.bound);
+                        } else {
+                            proven.hi = proven.hi.min(probe.bound - 1);
+                        }
+                        println!(
+                            "  value {} {}: {:.3} s, {} nodes",
+                            if probe.at_least { ">=" } else { "<" },
+                            probe.bound,
+                            started.elapsed().as_secs_f64(),
+                            probe.nodes
+                        );
+                    });
+                    let nodes = solver.nodes();
+                    (value.and_then(|value| solver.solve_from(&pos, value)), nodes)
+                })
+            })
+            .map_err(|e| format!("cannot start the solver: {e}"))?
+            .join()
+            .map_err(|_| "the solver failed".to_string())?;
+        done.store(true, Ordering::Relaxed);
+        if let Some(watcher) = watcher {
+            let _ = watcher.join();
+        }
+        let elapsed = started.elapsed().as_secs_f64().max(1e-9);
+        let (solution, nodes) = match solved {
+            (Ok(solution), nodes) => (solution, nodes),
+            (Err(_), nodes) => {
+                let Proven { lo, hi } = *proven.lock().unwrap_or_else(|p| p.into_inner());
+                println!(
+                    "stopped after {elapsed:.3} s, {nodes} nodes: value in [{lo}, {hi}] (not \
+                     proven; the bounds are)"
+                );
+                return Err("not solved within the limits".into());
+            }
+        };
+        println!(
+            "value {} ({} to move ends {} counters {})",
+            solution.value,
+            pos.side_to_move().name(),
+            solution.value.abs(),
+            if solution.value >= 0 {
+                "ahead"
+            } else {
+                "behind"
+            }
+        );
+        println!(
+            "best move {}",
+            solution
+                .best
+                .map_or("(none: the game is over)".into(), |m| m.to_string())
+        );
+        let line: Vec<String> = solution.pv.iter().map(ToString::to_string).collect();
+        println!(
+            "line {}{}",
+            line.join(" "),
+            if solution.pv_ends_game {
+                " (end)"
+            } else {
+                " (cycles)"
+            }
+        );
+        println!(
+            "nodes {}, time {elapsed:.3} s, {:.0} nodes/s, tablebase hits {}, peak memory {} MiB",
+            solution.nodes.max(nodes),
+            solution.nodes.max(nodes) as f64 / elapsed,
+            solution.tb_hits,
+            super::peak_memory_mib().map_or("unknown".into(), |m| m.to_string())
+        );
+        Ok(())
+    }
+}
+
+/// Prints a progress line every `every` until `done`: time, nodes, speed and the bounds proven.
+fn watch(
+    every: Duration,
+    started: Instant,
+    proven: &Mutex<Proven>,
+    nodes: &AtomicU64,
+    done: &AtomicBool,
+) {
+    let mut next = every;
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(50));
+        let elapsed = started.elapsed();
+        if elapsed < next {
+            continue;
+        }
+        next += every;
+        let Proven { lo, hi } = *proven.lock().unwrap_or_else(|p| p.into_inner());
+        let nodes = nodes.load(Ordering::Relaxed);
+        eprintln!(
+            "  {:.0} s: {nodes} nodes, {:.0} nodes/s, value in [{lo}, {hi}]",
+            elapsed.as_secs_f64(),
+            nodes as f64 / elapsed.as_secs_f64().max(1e-9)
+        );
+    }
+}

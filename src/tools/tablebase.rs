@@ -1,0 +1,140 @@
+//! `mancala-engine tablebase`: builds a game's endgame tables, with a progress bar per layer.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+
+use clap::Args;
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use mancala_rules::Variant;
+use mancala_tablebase::generate::{Event, build};
+
+/// Build a game's endgame tables, up to MAX counters on the board.
+///
+/// The tables hold the solved value of every position with at most MAX counters on the board,
+/// both sides to move. Layers already in the directory are reused (a larger MAX extends them; a
+/// stopped build resumes).
+#[derive(Args, Debug)]
+#[command(after_help = "Example, in seconds: mancala-engine tablebase mangala-ii 12 tables")]
+pub struct Tablebase {
+    /// The game (mangala-ii, al-manqala, anywoli; mangala-iv has no choice of move).
+    #[arg(value_parser = |text: &str| super::game_with_choice(text, "has no tables"))]
+    variant: Variant,
+    /// The most counters on the board.
+    #[arg(value_name = "MAX")]
+    max: u32,
+    /// Where the tables go (created if missing).
+    directory: PathBuf,
+    /// Threads (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
+}
+
+impl Tablebase {
+    pub fn run(self) -> Result<(), String> {
+        let Tablebase {
+            variant,
+            max,
+            directory: dir,
+            threads,
+        } = self;
+        let total = variant.rules().total();
+        if max > total {
+            return Err(format!(
+                "{variant} has {total} counters: MAX is at most {total}"
+            ));
+        }
+        let threads = threads.map_or_else(
+            || std::thread::available_parallelism().map_or(2, |n| n.get()),
+            usize::from,
+        );
+        eprintln!(
+            "building {variant} tables up to {max} counters in {} ({threads} threads)",
+            dir.display()
+        );
+        let bars = MultiProgress::new();
+        let style =
+            ProgressStyle::with_template("{prefix:>12} [{bar:30}] {percent:>3}% {msg} (eta {eta})")
+                .expect("a valid template")
+                .progress_chars("=> ");
+        let current: Mutex<Option<ProgressBar>> = Mutex::new(None);
+        // Layer lines go above the bars on a terminal, and plainly to stderr otherwise.
+        let say = |line: String| {
+            if bars.is_hidden() {
+                eprintln!("{line}");
+            } else {
+                bars.println(line).ok();
+            }
+        };
+        let stop = AtomicBool::new(false);
+        let progress = |event: Event| {
+            let mut current = current.lock().unwrap_or_else(|p| p.into_inner());
+            match event {
+                Event::Reused {
+                    counters,
+                    positions,
+                } => say(format!(
+                    "layer {counters:>2}: {positions} positions, already built"
+                )),
+                Event::Rebuilding { counters } => say(format!(
+                    "layer {counters:>2}: the file there is refused (see the warning); building \
+                     it again"
+                )),
+                Event::Started {
+                    counters,
+                    positions,
+                    expected_passes,
+                } => {
+                    // One unit per position and pass: the bar grows with each pass beyond the
+                    // expected number (the previous layer's).
+                    let bar = bars.add(ProgressBar::new(positions * (expected_passes as u64 + 1)));
+                    bar.set_style(style.clone());
+                    bar.set_prefix(format!("layer {counters}"));
+                    bar.set_message(format!("{positions} positions"));
+                    *current = Some(bar);
+                }
+                Event::Progress { done, .. } => {
+                    if let Some(bar) = current.as_ref() {
+                        if done > bar.length().unwrap_or(0) {
+                            bar.set_length(done * 11 / 10);
+                        }
+                        bar.set_position(done);
+                    }
+                }
+                Event::Pass { pass, changed, .. } => {
+                    log::debug!("pass {pass}: {changed} changed");
+                    if let Some(bar) = current.as_ref() {
+                        bar.set_message(format!("pass {pass}: {changed} changed"));
+                    }
+                }
+                Event::Finished {
+                    counters,
+                    positions,
+                    passes,
+                    seconds,
+                } => {
+                    if let Some(bar) = current.take() {
+                        bar.finish_and_clear();
+                    }
+                    say(format!(
+                        "layer {counters:>2}: {positions} positions in {passes} passes, {seconds:.1} s"
+                    ));
+                }
+            }
+        };
+        let report =
+            build(variant, max, &dir, threads, &stop, &progress).map_err(|e| e.to_string())?;
+        println!(
+            "{variant} tables up to {max} counters in {}: {} layers built, {} reused, {:.1} MiB \
+             on disk, {:.1} s, table memory at most {:.1} MiB, peak memory {} MiB",
+            dir.display(),
+            report.built.len(),
+            report.reused.len(),
+            report.bytes as f64 / (1 << 20) as f64,
+            report.seconds,
+            report.peak_table_bytes as f64 / (1 << 20) as f64,
+            super::peak_memory_mib().map_or("unknown".into(), |m| m.to_string())
+        );
+        Ok(())
+    }
+}

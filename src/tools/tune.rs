@@ -1,0 +1,117 @@
+//! `mancala-engine tune`: fits the evaluation's weights to training data and reports the error
+//! before and after.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use mancala_learn::tune::{
+    HOLD_OUT_EVERY, Model, Target, current, fit, read_files, samples, source,
+};
+use mancala_rules::Variant;
+
+/// Fit the evaluation's weights to training data.
+///
+/// A least-squares fit per game, of all its files, every tenth game held out; the error before
+/// and after is reported. The target is L x the final margin + (1 - L) x the search's score, or
+/// the exact value where known.
+#[derive(Args, Debug)]
+pub struct Tune {
+    /// datagen files (several files of one game make one fit).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// The share L of the final margin in the target (0.5 unless given): a number for every
+    /// game, or VARIANT=L for one game's files (may be repeated).
+    #[arg(long, value_name = "L | VARIANT=L")]
+    lambda: Vec<String>,
+    /// Fit a value per count per pit of both rows instead of the hand-made terms.
+    #[arg(long, conflicts_with = "tapered")]
+    pits: bool,
+    /// Fit two pit tables (full and empty board), blended by the counters on the board.
+    #[arg(long)]
+    tapered: bool,
+    /// Write the generated source of the weights here (games without data keep the running
+    /// build's weights and the line that says how they were made).
+    #[arg(long, value_name = "FILE")]
+    write: Option<PathBuf>,
+}
+
+/// `L` or `VARIANT=L`, L from 0 to 1.
+fn lambda(text: &str) -> Result<(Option<Variant>, f64), String> {
+    let (game, share) = match text.split_once('=') {
+        Some((game, share)) => (Some(super::variant(game)?), share),
+        None => (None, text),
+    };
+    let share = share
+        .parse::<f64>()
+        .ok()
+        .filter(|l| (0.0..=1.0).contains(l))
+        .ok_or(format!(
+            "--lambda takes a number from 0 to 1 (or VARIANT=number), not '{text}'"
+        ))?;
+    Ok((game, share))
+}
+
+impl Tune {
+    pub fn run(self) -> Result<(), String> {
+        // The weights file records the command that made it.
+        let command = std::iter::once("mancala-engine".to_string())
+            .chain(std::env::args().skip(1))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut target = Target { lambda: 0.5 };
+        // `--lambda VARIANT=L`: that game's own share, over the one for all.
+        let mut own_lambda: Vec<(Variant, f64)> = Vec::new();
+        for text in &self.lambda {
+            match lambda(text)? {
+                (Some(game), share) => own_lambda.push((game, share)),
+                (None, share) => target.lambda = share,
+            }
+        }
+        let model = if self.tapered {
+            Model::TaperedPits
+        } else if self.pits {
+            Model::Pits
+        } else {
+            Model::Terms
+        };
+        let mut fits = Vec::new();
+        for game in read_files(&self.files)? {
+            let variant = game.variant;
+            let target = own_lambda
+                .iter()
+                .rev()
+                .find(|(g, _)| *g == variant)
+                .map_or(target, |&(_, lambda)| Target { lambda });
+            let samples = samples(variant, model, &game.records, target);
+            let fit = fit(variant, model, &samples).map_err(|e| format!("{variant}: {e}"))?;
+            println!(
+                "{variant}: {} positions to fit, {} held out (every {HOLD_OUT_EVERY}th game)",
+                fit.train, fit.held_out,
+            );
+            println!("  before {:?}", fit.before);
+            println!("  after  {:?}", fit.after);
+            if fit.pits.used {
+                println!(
+                    "  and a value for each count (0 to 15 and more) in each pit of both rows"
+                );
+            }
+            println!(
+                "  RMSE in counters: training {:.3} -> {:.3}, held out {:.3} -> {:.3}",
+                fit.rmse_train.0, fit.rmse_train.1, fit.rmse_held_out.0, fit.rmse_held_out.1
+            );
+            fits.push((fit, game.headers.join("` and `")));
+        }
+        if let Some(path) = self.write {
+            let mut all = current();
+            for (fit, _) in &fits {
+                if let Some(entry) = all.iter_mut().find(|(v, _, _)| *v == fit.variant) {
+                    *entry = (fit.variant, fit.after, fit.pits);
+                }
+            }
+            std::fs::write(&path, source(&fits, &command, &all))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            println!("weights written to {}", path.display());
+        }
+        Ok(())
+    }
+}

@@ -1,3 +1,0 @@
-pub mod naive_solver;
-pub mod positions;
-pub mod reference;
