@@ -393,6 +393,25 @@ fn protocol_md_lists_the_options_of_the_registry() {
     );
 }
 
+/// RULES.md's table of a game file's fields is the one the rules library makes (every field,
+/// its values and default, the rule), and every built-in game's file reads back as its game.
+#[test]
+fn rules_md_lists_the_fields_of_a_game_file() {
+    let table = mancala_rules::definition::fields_table();
+    let rules = read("RULES.md");
+    assert!(
+        rules.contains(&table),
+        "RULES.md's table of game file fields must read, exactly:\n{table}"
+    );
+    // The example file of that section is a game.
+    let example = rules
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("RULES.md has a game file example");
+    mancala_rules::definition::parse(example).expect("RULES.md's example game file");
+}
+
 /// `help` lists every command protocol.md documents (its `###` headings and the rows of its
 /// query table) and every option of the registry.
 #[test]

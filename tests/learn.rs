@@ -406,7 +406,7 @@ fn a_wrong_tool_argument_gets_one_line_and_a_hint() {
         (
             vec!["frobnicate"],
             "unrecognized subcommand 'frobnicate'",
-            "usage: mancala-engine [COMMAND] (more: mancala-engine --help)",
+            "usage: mancala-engine [OPTIONS] [COMMAND] (more: mancala-engine --help)",
         ),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
@@ -423,4 +423,74 @@ fn a_wrong_tool_argument_gets_one_line_and_a_hint() {
         );
         assert_eq!(lines[1], usage, "{args:?}");
     }
+}
+
+/// A game of a file is fitted without editing the source: `datagen` and `tune --save` with
+/// `--game`, and the daemon started with `--game` and `--weights` evaluates with the fit.
+#[test]
+fn a_game_of_a_file_is_fitted_and_its_weights_loaded() {
+    let dir = std::env::temp_dir().join(format!("mancala-learn-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/games/short-kalah.toml"
+    );
+    let data = dir.join("short.txt");
+    let saved = dir.join("short.weights");
+    let (data_path, saved_path) = (data.to_str().unwrap(), saved.to_str().unwrap());
+    let (_, stderr) = engine_ok(&[
+        "datagen",
+        "short-kalah",
+        "200",
+        data_path,
+        "--nodes",
+        "300",
+        "--game",
+        game,
+    ]);
+    assert!(
+        stderr.contains("datagen short-kalah: 200 games"),
+        "{stderr}"
+    );
+    let (stdout, _) = engine_ok(&[
+        "tune", data_path, "--pits", "--save", saved_path, "--game", game,
+    ]);
+    assert!(stdout.contains("short-kalah: "), "{stdout}");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(text.starts_with("# mancala-engine weights"), "{text}");
+    assert!(text.contains("game = \"short-kalah\""), "{text}");
+    assert!(text.contains("model = \"pits\""), "{text}");
+    // Without the game, the weights file names a game the engine does not know.
+    let output = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+        .args(["--weights", saved_path, "bench"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("game: "), "{stderr}");
+    // With both, the daemon's evaluation uses the fitted pit tables.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+        .args(["--game", game, "--weights", saved_path])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(
+            stdin,
+            "variant short-kalah\nposition startpos moves A\neval"
+        )
+        .unwrap();
+    }
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let pits: i32 = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("info string eval pits "))
+        .unwrap_or_else(|| panic!("{stdout}"))
+        .parse()
+        .unwrap();
+    assert_ne!(pits, 0, "the fitted pit tables value the board: {stdout}");
 }

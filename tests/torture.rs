@@ -303,7 +303,8 @@ impl Torture {
                     0 => {
                         fields.pop();
                     }
-                    1 => {
+                    // (A game that allows any total takes one counter more as a position.)
+                    1 if !self.variant.rules().any_total => {
                         let i = self.below(fields.len() as u64 - 1) as usize;
                         let count: u64 = fields[i].parse().unwrap_or(0);
                         fields[i] = (count + 1).to_string();

@@ -169,7 +169,8 @@ function connect() {
 }
 
 // Reads the engine's games from `variant` (`info string variant <name> <title> 2x<N> <total>
-// counters[ (current)]`) and offers them in the game list.
+// counters[, sown into stores][, any total][ (current)]`) and offers them in the game list.
+// Any two-row game the engine describes is drawn: its pits, its stores, its counters.
 async function learnGames() {
   await request('variant', null);
   const lines = await request('isready', (l) => l === 'readyok');
@@ -177,10 +178,16 @@ async function learnGames() {
   GAMES.clear();
   let current = null;
   for (const line of lines) {
-    const m = /^info string variant (\S+) (.*) 2x(\d+) (\d+) counters( \(current\))?$/.exec(line);
+    const m = /^info string variant (\S+) (.*) 2x(\d+) (\d+) counters((?:, [^,()]+)*)( \(current\))?$/.exec(line);
     if (!m) continue;
-    GAMES.set(m[1], { title: m[2], pits: Number(m[3]), total: Number(m[4]) });
-    if (m[5]) current = m[1];
+    const traits = m[5].split(', ').filter((t) => t);
+    GAMES.set(m[1], {
+      title: m[2],
+      pits: Number(m[3]),
+      total: Number(m[4]),
+      sownStores: traits.includes('sown into stores'),
+    });
+    if (m[6]) current = m[1];
   }
   if (!GAMES.size) throw new Error('the engine lists no games');
   const select = $('variant');
@@ -432,8 +439,9 @@ function render() {
     board.appendChild(el);
     return el;
   };
-  // Games whose position strings say who received the last four keep their counters in stores.
-  const storeLabel = pos.lastFour !== undefined ? 'store' : 'captured';
+  // Games that sow into stores, or whose position strings say who received the last four, keep
+  // their counters in stores; the others' are captured counters beside the board.
+  const storeLabel = game.sownStores || pos.lastFour !== undefined ? 'store' : 'captured';
   const gain = (side) => before ? pos.captured[side] - before.captured[side] : 0;
   const store = (side, cls) => {
     const el = cell('div', `store ${cls}`, undefined, '2 / 4', cls === 'north' ? 1 : n + 2);

@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
@@ -76,8 +76,9 @@ fn deliver(outbox: &Mutex<Outbox>, pid: u32, message: Message) {
 }
 
 impl Board {
-    fn start_engine(path: &Path, outbox: Arc<Mutex<Outbox>>) -> std::io::Result<Engine> {
-        let mut child = Command::new(path)
+    fn start_engine(engine: &EngineCommand, outbox: Arc<Mutex<Outbox>>) -> std::io::Result<Engine> {
+        let mut child = Command::new(&engine.program)
+            .args(&engine.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -126,13 +127,13 @@ impl Board {
     }
 
     /// Ends the engine process and starts another.
-    pub fn restart(&self, path: &Path) -> Result<(), String> {
+    pub fn restart(&self, command: &EngineCommand) -> Result<(), String> {
         let mut engine = self.engine.lock().unwrap_or_else(|p| p.into_inner());
         // From now on, nothing the old engine says (its end above all) is news.
         self.outbox.lock().unwrap_or_else(|p| p.into_inner()).engine = 0;
         engine.take(); // killed on drop
         *engine = Some(
-            Board::start_engine(path, Arc::clone(&self.outbox))
+            Board::start_engine(command, Arc::clone(&self.outbox))
                 .map_err(|e| format!("cannot start the engine: {e}"))?,
         );
         Ok(())
@@ -171,8 +172,25 @@ pub enum OpenError {
 }
 
 /// Every open board, by its unguessable id.
+/// The engine program each board starts, and its arguments (the `--game` files).
+#[derive(Clone, Debug)]
+pub struct EngineCommand {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+}
+
+impl std::fmt::Display for EngineCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.program.display())?;
+        for arg in &self.args {
+            write!(f, " {arg}")?;
+        }
+        Ok(())
+    }
+}
+
 pub struct Boards {
-    engine: PathBuf,
+    engine: EngineCommand,
     max: usize,
     open: Mutex<HashMap<String, Arc<Board>>>,
 }
@@ -194,7 +212,7 @@ fn new_id() -> String {
 }
 
 impl Boards {
-    pub fn new(engine: PathBuf, max: usize) -> Boards {
+    pub fn new(engine: EngineCommand, max: usize) -> Boards {
         Boards {
             engine,
             max,
@@ -202,7 +220,7 @@ impl Boards {
         }
     }
 
-    pub fn engine_path(&self) -> &Path {
+    pub fn engine(&self) -> &EngineCommand {
         &self.engine
     }
 

@@ -34,9 +34,25 @@ pub struct Settings {
     /// How many boards (engine processes) may be open at once
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub max_engines: u16,
+    /// A game file (the engine's RULES.md, "Games as data") whose game the boards offer beside
+    /// the built-in ones; each engine is started with --game FILE. May be repeated.
+    #[arg(long = "game", value_name = "FILE")]
+    pub games: Vec<PathBuf>,
 }
 
 impl Settings {
+    /// The engine each board starts: its program, with a `--game` for every game file.
+    pub fn engine_command(&self) -> boards::EngineCommand {
+        boards::EngineCommand {
+            program: self.engine_path(),
+            args: self
+                .games
+                .iter()
+                .flat_map(|file| ["--game".to_string(), file.display().to_string()])
+                .collect(),
+        }
+    }
+
     /// The engine to start: the one named, or the one beside this program.
     pub fn engine_path(&self) -> PathBuf {
         self.engine.clone().unwrap_or_else(|| {
@@ -50,7 +66,22 @@ impl Settings {
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    let settings = Settings::parse();
+    let mut settings = Settings::parse();
+    // The board checks the page's `variant` lines by the rules library: the files' games are
+    // registered here too, and the engines are given absolute paths.
+    for file in &mut settings.games {
+        let loaded = std::fs::read_to_string(&*file)
+            .map_err(|e| e.to_string())
+            .and_then(|text| mancala_rules::definition::register(&text).map_err(|e| e.to_string()))
+            .and_then(|_| std::fs::canonicalize(&*file).map_err(|e| e.to_string()));
+        match loaded {
+            Ok(absolute) => *file = absolute,
+            Err(e) => {
+                eprintln!("mancala-board: --game {}: {e}", file.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
     let engine = settings.engine_path();
     if !engine.is_file() {
         eprintln!(

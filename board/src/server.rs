@@ -58,12 +58,12 @@ pub fn serve(settings: Settings) -> anyhow::Result<()> {
     let port = listener.local_addr()?.port();
     let identity = Arc::new(Identity::new(port));
     let boards = Arc::new(Boards::new(
-        settings.engine_path(),
+        settings.engine_command(),
         usize::from(settings.max_engines),
     ));
     println!(
         "mancala-board: open http://127.0.0.1:{port}/ in a browser (engine {}, at most {} boards)",
-        boards.engine_path().display(),
+        boards.engine(),
         boards.max()
     );
     let _ = std::io::stdout().flush();
@@ -250,7 +250,7 @@ fn handle(stream: TcpStream, boards: &Boards, identity: &Identity) -> anyhow::Re
             Err(OpenError::Engine(e)) => json_error(&mut stream, "500 Internal Server Error", &e)?,
         },
         ("POST", ["api", "boards", id, "restart"]) if from_page => match boards.get(id) {
-            Some(board) => match board.restart(boards.engine_path()) {
+            Some(board) => match board.restart(boards.engine()) {
                 Ok(()) => respond(&mut stream, "204 No Content", "text/plain", "")?,
                 Err(e) => json_error(&mut stream, "500 Internal Server Error", &e)?,
             },

@@ -168,6 +168,40 @@ fn the_page_fits_a_phone() {
     }
 }
 
+/// A game that is not built in, of a board shape none of them has (2x5, stores sown, a chain of
+/// 2s and 3s on the opponent's row, clockwise): the page learns and draws it from the engine.
+const FILE_GAME: &str = "name = \"five-pit-test\"\ntitle = \"Five pits (test)\"\n\
+                         pits-per-row = 5\nstart = 3\ndirection = \"clockwise\"\n\
+                         capture-counts = [2, 3]\ncapture-side = \"opponent\"\n\
+                         capture-chain = true\ngame-ends = \"row-empty\"\n\
+                         leftover = \"row-owner\"\nno-progress-limit = 60\n";
+
+#[test]
+fn a_game_of_a_file_is_offered_drawn_and_played() {
+    if !available() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("board-game-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("five.toml");
+    std::fs::write(&file, FILE_GAME).unwrap();
+    let variant = mancala_rules::definition::register(FILE_GAME).unwrap();
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&["--game", file.to_str().unwrap()]);
+    let mut page = open(&chromium, &server, 1100, 900, false);
+    switch_to(&mut page, variant);
+    assert_eq!(
+        page.eval("document.querySelectorAll('.pit').length"),
+        serde_json::json!(10)
+    );
+    assert!(
+        play(&mut page, variant, Position::start(variant), 400),
+        "{variant}: the game did not end"
+    );
+    page.screenshot(&screenshots().join("five-pit-test-desktop.png"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn position_string(page: &mut Page) -> String {
     page.text("document.getElementById('fen').value")
 }

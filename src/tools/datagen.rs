@@ -18,7 +18,7 @@ use mancala_rules::Variant;
 /// crates/learn/src/data.rs). A seed reproduces a set exactly, whatever the threads.
 #[derive(Args, Debug)]
 pub struct Datagen {
-    /// The game (mangala-ii, al-manqala, anywoli).
+    /// The game (any with a choice of move: mangala-ii, al-manqala, anywoli, kalah, oware, or one loaded with --game).
     #[arg(value_parser = |text: &str| super::game_with_choice(text, "has nothing to learn"))]
     variant: Variant,
     /// How many games to play.

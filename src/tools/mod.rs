@@ -1,9 +1,10 @@
 //! The command line of `mancala-engine`: with no argument the protocol daemon, otherwise one of
 //! the tools that run once and exit, one file each (clap, derived): `bench`, `tablebase`,
-//! `solve`, `datagen`, `openings`, `tune`.
+//! `solve`, `datagen`, `openings`, `tune`, `import-mancalagames`.
 
 mod bench;
 mod datagen;
+mod mancalagames;
 mod openings;
 mod solve;
 mod tablebase;
@@ -31,6 +32,14 @@ use mancala_rules::Variant;
 struct Cli {
     #[command(subcommand)]
     tool: Option<Tool>,
+    /// Load the game a game file defines (see RULES.md, "Games as data"), before the daemon or
+    /// the tool starts: its name is then a game like the built-in ones. May be repeated.
+    #[arg(long = "game", value_name = "FILE", global = true)]
+    game_files: Vec<std::path::PathBuf>,
+    /// Load the evaluation's weights of a game without weights compiled in, from a file that
+    /// `tune --save` wrote. May be repeated.
+    #[arg(long = "weights", value_name = "FILE", global = true)]
+    weights_files: Vec<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -41,15 +50,30 @@ enum Tool {
     Datagen(datagen::Datagen),
     Openings(openings::Openings),
     Tune(tune::Tune),
+    #[command(name = "import-mancalagames")]
+    ImportMancalaGames(mancalagames::ImportMancalaGames),
 }
 
 /// Runs the command line `args` (the program's name first).
 pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args: Vec<OsString> = args.into_iter().collect();
+    // The games of `--game` are registered first, so that the arguments can name them.
+    for path in game_files(&args) {
+        if let Err(message) = mancala_engine::engine::load_game(&path) {
+            eprintln!("{ENGINE_NAME}: {message}");
+            return ExitCode::from(2);
+        }
+    }
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error, &args),
     };
+    for path in &cli.weights_files {
+        if let Err(message) = mancala_engine::search::weights_file::load(path) {
+            eprintln!("{ENGINE_NAME}: {message}");
+            return ExitCode::from(2);
+        }
+    }
     let result = match cli.tool {
         None => {
             mancala_engine::protocol::run(BufReader::new(io::stdin()), io::stdout());
@@ -61,6 +85,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Some(Tool::Datagen(tool)) => tool.run(),
         Some(Tool::Openings(tool)) => tool.run(),
         Some(Tool::Tune(tool)) => tool.run(),
+        Some(Tool::ImportMancalaGames(tool)) => tool.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -115,6 +140,23 @@ fn usage_error(error: &clap::Error, args: &[OsString]) -> ExitCode {
     eprintln!("{ENGINE_NAME}: {what}");
     eprintln!("usage: {usage} (more: {help})");
     ExitCode::from(2)
+}
+
+/// The files of the `--game FILE` (or `--game=FILE`) arguments, in order.
+fn game_files(args: &[OsString]) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut words = args.iter().skip(1);
+    while let Some(word) = words.next() {
+        let Some(text) = word.to_str() else { continue };
+        if text == "--game" {
+            if let Some(file) = words.next() {
+                files.push(std::path::PathBuf::from(file));
+            }
+        } else if let Some(file) = text.strip_prefix("--game=") {
+            files.push(std::path::PathBuf::from(file));
+        }
+    }
+    files
 }
 
 /// A game name, for the tools' arguments.

@@ -23,7 +23,7 @@ const MAX_REPEATS: u32 = 50;
 /// line, with its search score as a comment when --balanced asks for one.
 #[derive(Args, Debug)]
 pub struct Openings {
-    /// The game (mangala-ii, al-manqala, anywoli; mancala-match deals Mangala IV itself).
+    /// The game (any with a choice of move: mangala-ii, al-manqala, anywoli, kalah, oware, or one loaded with --game; mancala-match deals Mangala IV itself).
     #[arg(value_parser = game_with_openings)]
     variant: Variant,
     /// How many different openings to write.

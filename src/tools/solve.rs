@@ -20,7 +20,7 @@ use mancala_rules::{LastFourRule, Position, Variant};
 #[command(after_help = "Example, in a second: mancala-engine solve mangala-ii \
                         3-3-3-3-3-3-3-3-3-3-3-3-18-18-S")]
 pub struct Solve {
-    /// The game (mangala-ii, al-manqala, anywoli).
+    /// The game (any with a choice of move: mangala-ii, al-manqala, anywoli, kalah, oware, or one loaded with --game).
     #[arg(value_parser = |text: &str| super::game_with_choice(text, "has nothing to solve"))]
     variant: Variant,
     /// The position string (RULES.md), e.g. 3-3-3-3-3-3-3-3-3-3-3-3-18-18-S.

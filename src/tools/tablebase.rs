@@ -17,7 +17,7 @@ use mancala_tablebase::generate::{Event, build};
 #[derive(Args, Debug)]
 #[command(after_help = "Example, in seconds: mancala-engine tablebase mangala-ii 12 tables")]
 pub struct Tablebase {
-    /// The game (mangala-ii, al-manqala, anywoli; mangala-iv has no choice of move).
+    /// The game (mangala-ii, al-manqala, anywoli, kalah, or one loaded with --game whose tables are possible (protocol.md, "Tablebases and exact values"); mangala-iv has no choice of move and oware's endless play depends on history).
     #[arg(value_parser = |text: &str| super::game_with_choice(text, "has no tables"))]
     variant: Variant,
     /// The most counters on the board.
@@ -38,6 +38,9 @@ impl Tablebase {
             directory: dir,
             threads,
         } = self;
+        if !mancala_tablebase::generate::has_tables(variant) {
+            return Err(mancala_tablebase::generate::BuildError::NoTables(variant).to_string());
+        }
         let total = variant.rules().total();
         if max > total {
             return Err(format!(

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use mancala_engine::search::weights_file::WeightsFile;
 use mancala_learn::tune::{
     HOLD_OUT_EVERY, Model, Target, current, fit, read_files, samples, source,
 };
@@ -33,6 +34,11 @@ pub struct Tune {
     /// build's weights and the line that says how they were made).
     #[arg(long, value_name = "FILE")]
     write: Option<PathBuf>,
+    /// Write each fitted game's weights as a weights file the engine loads at run time
+    /// (option WeightsFile, or --weights): a file for one game, or a directory that gets
+    /// `<game>.weights` for each.
+    #[arg(long, value_name = "FILE | DIR")]
+    save: Option<PathBuf>,
 }
 
 /// `L` or `VARIANT=L`, L from 0 to 1.
@@ -101,6 +107,9 @@ impl Tune {
             );
             fits.push((fit, game.headers.join("` and `")));
         }
+        if let Some(path) = &self.save {
+            save(path, &fits, model, &command)?;
+        }
         if let Some(path) = self.write {
             let mut all = current();
             for (fit, _) in &fits {
@@ -114,4 +123,45 @@ impl Tune {
         }
         Ok(())
     }
+}
+
+/// Writes each fit as a weights file: into `path` itself for one game, or `path/<game>.weights`
+/// when `path` is a directory.
+fn save(
+    path: &std::path::Path,
+    fits: &[(mancala_learn::tune::Fit, String)],
+    model: Model,
+    command: &str,
+) -> Result<(), String> {
+    if fits.len() > 1 && !path.is_dir() {
+        return Err(format!(
+            "--save {}: the data holds {} games; give a directory for one file each",
+            path.display(),
+            fits.len()
+        ));
+    }
+    for (fit, headers) in fits {
+        let file = WeightsFile {
+            variant: fit.variant,
+            model: match model {
+                Model::Terms => "terms",
+                Model::Pits => "pits",
+                Model::TaperedPits => "tapered-pits",
+            }
+            .to_string(),
+            data: headers.clone(),
+            command: command.to_string(),
+            weights: fit.after,
+            pits: fit.pits,
+        };
+        let target = if path.is_dir() {
+            path.join(format!("{}.weights", fit.variant))
+        } else {
+            path.to_path_buf()
+        };
+        std::fs::write(&target, file.write())
+            .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        println!("{} weights written to {}", fit.variant, target.display());
+    }
+    Ok(())
 }

@@ -48,6 +48,8 @@ fn main() {
         (Variant::MangalaII, 11),
         (Variant::AlManqala, 10),
         (Variant::Anywoli, 7),
+        (Variant::Kalah, 10),
+        (Variant::Oware, 10),
     ] {
         let pos = Position::start(variant);
         let nodes = perft(&pos, depth);
@@ -56,6 +58,33 @@ fn main() {
             "  {variant:<11} depth {depth:>2}: {nodes:>11} nodes, {:>8.1} ms, {:>6.1} M nodes/s",
             elapsed.as_secs_f64() * 1e3,
             nodes as f64 / elapsed.as_secs_f64() / 1e6
+        );
+    }
+
+    println!("a game loaded from its file against the same game compiled in (same run):");
+    for (variant, depth) in [
+        (Variant::MangalaII, 10),
+        (Variant::AlManqala, 9),
+        (Variant::Anywoli, 6),
+        (Variant::Kalah, 9),
+        (Variant::Oware, 9),
+    ] {
+        let text = mancala_rules::definition::write(variant.rules()).replace(
+            &format!("name = \"{variant}\""),
+            &format!("name = \"{variant}-file\""),
+        );
+        let loaded = mancala_rules::definition::register(&text).expect("a built-in game's file");
+        let compiled_pos = Position::start(variant);
+        let loaded_pos = Position::start(loaded);
+        assert_eq!(perft(&compiled_pos, depth), perft(&loaded_pos, depth));
+        let compiled = time(RUNS, || perft(&compiled_pos, depth));
+        let from_file = time(RUNS, || perft(&loaded_pos, depth));
+        println!(
+            "  {variant:<11} depth {depth:>2}: compiled {:>7.1} ms, loaded {:>7.1} ms, loaded at \
+             {:.2} of the compiled speed",
+            compiled.as_secs_f64() * 1e3,
+            from_file.as_secs_f64() * 1e3,
+            compiled.as_secs_f64() / from_file.as_secs_f64()
         );
     }
 

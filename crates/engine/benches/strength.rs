@@ -26,7 +26,7 @@ fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
 /// The opening of pair `pair`: 2–5 random plies from the start that capture nothing, the same
 /// for both games of the pair (an opening that already won counters would decide the pair).
 fn opening(variant: Variant, pair: u64) -> Game {
-    let mut rng = SplitMix64::new(pair * 7919 + variant as u64);
+    let mut rng = SplitMix64::new(pair * 7919 + variant.index() as u64);
     loop {
         let plies = 2 + rng.next_u64() % 4;
         let mut game = Game::new(Position::start(variant), LastFourRule::default());

@@ -9,14 +9,15 @@ use mancala_engine::search::solver::{SolveLimits, Solver, SolverTable};
 use mancala_rules::{LastFourRule, Move, Position, Side, Variant};
 use mancala_tablebase::generate::{build, build_in_memory};
 use mancala_tablebase::index::Ranking;
-use mancala_tablebase::{Layer, Tablebases, holder_states};
+use mancala_tablebase::{Layer, Tablebases, capture_window, states};
 
 use mancala_testkit::naive_solver::naive_value;
 use mancala_testkit::reference::RefPosition;
 use mancala_testkit::with_big_stack;
 
 /// Every position of `variant` with `counters` on the board (both sides to move, every holder
-/// state), as position strings; the captured counters are split in a way that varies.
+/// state), as position strings; the captured counters are split in a way that varies (in a
+/// majority game, among the splits in which nobody has won yet).
 fn every_position(variant: Variant, counters: u32) -> Vec<String> {
     let rules = variant.rules();
     let pits = rules.pit_count();
@@ -26,8 +27,14 @@ fn every_position(variant: Variant, counters: u32) -> Vec<String> {
     for rank in 0..ranking.layer_size(counters as usize) {
         ranking.unrank(counters as usize, rank, &mut board);
         let rest = rules.total() - counters;
-        let south = (rank as u32 * 7) % (rest + 1);
         for side in ["S", "N"] {
+            let south = if rules.own_end == mancala_rules::OwnEnd::Majority {
+                let window = capture_window(variant, counters);
+                let mine = window.start() + (rank as u32 * 7) % (window.end() - window.start() + 1);
+                if side == "S" { mine } else { rest - mine }
+            } else {
+                (rank as u32 * 7) % (rest + 1)
+            };
             let mut fields: Vec<String> = board.iter().map(u8::to_string).collect();
             fields.push(south.to_string());
             fields.push((rest - south).to_string());
@@ -51,12 +58,23 @@ fn position(variant: Variant, text: &str) -> Position {
     Position::from_position_string(variant, text).unwrap()
 }
 
+/// Oware with its endless play split evenly: a game of a file that ends on a majority of
+/// captures and has tables (their states are the mover's captures).
+fn oware_split_evenly() -> Variant {
+    let text = mancala_rules::definition::write(Variant::Oware.rules())
+        .replace("name = \"oware\"", "name = \"oware-split-evenly\"")
+        .replace("leftover = \"row-owner\"", "leftover = \"split-evenly\"");
+    mancala_rules::definition::register(&text).unwrap()
+}
+
 /// Small tables of each game, and the layers they go up to.
 fn small_tables() -> Vec<(Variant, u32, Tablebases)> {
     [
         (Variant::MangalaII, 7),
         (Variant::AlManqala, 6),
         (Variant::Anywoli, 5),
+        (Variant::Kalah, 7),
+        (oware_split_evenly(), 6),
     ]
     .into_iter()
     .map(|(v, max)| (v, max, Tablebases::from_layers(v, build_in_memory(v, max))))
@@ -66,7 +84,12 @@ fn small_tables() -> Vec<(Variant, u32, Tablebases)> {
 #[test]
 fn tables_agree_with_a_naive_solver_position_by_position() {
     with_big_stack(|| {
-        for (variant, _, tables) in small_tables() {
+        // The naive rules are written per built-in game; the game of a file is compared with the
+        // engine's solver below.
+        for (variant, _, tables) in small_tables()
+            .into_iter()
+            .filter(|(v, _, _)| v.is_built_in())
+        {
             let mut compared = 0;
             // Anywoli's 24 pits give many more positions, and its single seeds wander long
             // before a line cycles: a sample of them, and its four-seed layer (where the
@@ -144,9 +167,16 @@ fn move_value(tables: &Tablebases, pos: &Position, mv: Move) -> i32 {
     let mover = pos.side_to_move();
     let mut child = *pos;
     let effect = child.play_unchecked(mv);
-    if effect.endless {
-        let totals =
-            child.final_totals(mancala_rules::Ending::EndlessMove, LastFourRule::default());
+    let ending = if effect.endless {
+        Some(mancala_rules::Ending::EndlessMove)
+    } else {
+        // A majority game won by the move is in no table.
+        child
+            .own_ending()
+            .filter(|_| tables.probe(&child).is_none())
+    };
+    if let Some(ending) = ending {
+        let totals = child.final_totals(ending, LastFourRule::default());
         return totals[mover.index()] as i32 - totals[1 - mover.index()] as i32;
     }
     let value = tables
@@ -284,7 +314,7 @@ fn files_hold_the_tables_and_damaged_or_wrong_ones_are_refused() {
 #[test]
 fn anywoli_tables_know_who_received_the_last_four() {
     let tables = Tablebases::from_layers(Variant::Anywoli, build_in_memory(Variant::Anywoli, 4));
-    assert_eq!(holder_states(Variant::Anywoli), 3);
+    assert_eq!(states(Variant::Anywoli, 4), 3);
     // Four seeds left end the game: they go to whoever received the most recent four.
     let base = "0-0-0-0-0-0-0-0-0-0-0-1-1-0-0-0-0-0-0-0-0-0-1-1-46-46";
     let cases = [
@@ -318,4 +348,57 @@ fn anywoli_tables_know_who_received_the_last_four() {
 /// Whether the game's moves relay (the naive rules replay such laps seed by seed, slowly).
 fn relays(variant: Variant) -> bool {
     !matches!(variant.rules().laps, mancala_rules::Laps::Single { .. })
+}
+
+/// The tables of a game of a file are the tables of that file's rules: once the file changes
+/// (the same name, other rules), its old tables are refused and a build makes them again.
+#[test]
+fn tables_of_a_game_file_are_refused_once_the_file_changes() {
+    let dir = temporary_dir("game-file");
+    let never = AtomicBool::new(false);
+    // A name longer than the 16 bytes a file's header holds of it.
+    let file = "name = \"kalah-of-four-pits-for-tables\"\npits-per-row = 4\nstart = 3\n\
+                sow-own-store = true\nextra-turn-in-store = true\ncapture-side = \"own\"\n\
+                capture-empty-opposite = true\ngame-ends = \"row-empty\"\n\
+                leftover = \"row-owner\"\n";
+    let first = mancala_rules::definition::register(file).unwrap();
+    let report = build(first, 5, &dir, 1, &never, &|_| {}).unwrap();
+    assert_eq!(report.built.len(), 6);
+    let loaded = Tablebases::load(&dir).unwrap();
+    assert!(loaded.refused.is_empty());
+    assert_eq!(loaded.tablebases.max_counters(first), Some(5));
+    let pos = position(first, "1-0-0-0-0-0-1-2-10-10-S");
+    let solved = {
+        let mut table = SolverTable::new(4);
+        mancala_rules::with_spec!(first, S => {
+            Solver::<S>::new(&mut table, None, LastFourRule::default(), SolveLimits::NONE)
+                .value(&pos, None)
+        })
+        .unwrap()
+    };
+    assert_eq!(loaded.tablebases.probe(&pos), Some(solved));
+
+    // The same name without the extra turn: other rules, other values.
+    let changed = mancala_rules::definition::register(
+        &file.replace("extra-turn-in-store = true", "extra-turn-in-store = false"),
+    )
+    .unwrap();
+    assert_ne!(changed, first);
+    let loaded = Tablebases::load(&dir).unwrap();
+    assert_eq!(loaded.tablebases.max_counters(changed), None);
+    assert!(
+        loaded
+            .refused
+            .iter()
+            .any(|e| e.to_string().contains("another definition")),
+        "{:?}",
+        loaded
+            .refused
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+    );
+    let rebuilt = build(changed, 5, &dir, 1, &never, &|_| {}).unwrap();
+    assert_eq!(rebuilt.built.len(), 6, "every layer is built again");
+    let _ = std::fs::remove_dir_all(&dir);
 }

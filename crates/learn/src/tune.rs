@@ -507,7 +507,7 @@ const KEPT: &str = " Kept from ";
 
 /// Every game's weights and pit tables as the running build has them.
 pub fn current() -> Vec<(Variant, Weights, PitValues)> {
-    Variant::ALL
+    mancala_engine::search::tuning::COMPILED
         .iter()
         .map(|&v| (v, weights(v), *pit_values(v)))
         .collect()

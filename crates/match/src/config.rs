@@ -102,6 +102,8 @@ pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
     pub tournament: Tournament,
     pub variant: Variant,
+    /// The game file that defines `variant`, if it is not built in: every engine loads it.
+    pub game_file: Option<PathBuf>,
     pub last_four_rule: LastFourRule,
     /// Games per pairing; always even (every opening is played twice).
     pub games: u32,

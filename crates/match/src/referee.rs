@@ -16,6 +16,8 @@ const STOP_GRACE: Duration = Duration::from_secs(1);
 #[derive(Clone, Debug)]
 pub struct GameSetup {
     pub variant: Variant,
+    /// The game file every engine loads before the variant (a game not built in).
+    pub game_file: Option<std::path::PathBuf>,
     pub last_four_rule: LastFourRule,
     /// The limits of South and North.
     pub limits: [TimeControl; 2],
@@ -47,6 +49,9 @@ impl Seat {
     fn prepare(&mut self, setup: &GameSetup) -> Result<&mut EngineProcess, Fault> {
         if self.process.is_none() {
             let mut engine = EngineProcess::start(&self.spec, setup.answer_timeout)?;
+            if let Some(path) = &setup.game_file {
+                engine.send(&format!("setoption name GameFile value {}", path.display()))?;
+            }
             engine.send(&format!("setoption name Variant value {}", setup.variant))?;
             if setup.variant.rules().tracks_four_holders()
                 && setup.last_four_rule != LastFourRule::default()

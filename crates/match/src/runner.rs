@@ -191,6 +191,7 @@ pub fn run_match(
     });
     let setup = GameSetup {
         variant: config.variant,
+        game_file: config.game_file.clone(),
         last_four_rule: config.last_four_rule,
         limits: [config.time_control; 2],
         time_margin: config.time_margin,

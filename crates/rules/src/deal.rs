@@ -40,6 +40,7 @@ impl Position {
             variant: Variant::MangalaIV,
             pits,
             captured: [0; 2],
+            total: rules.total() as u8,
             side_to_move: Side::South,
             last_four: None,
             first_capture: None,

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::moves::Move;
-use super::position::{MAX_PITS, Position};
+use super::position::{MAX_COUNTERS, MAX_PITS, Position};
 use super::side::Side;
 use super::variant::Variant;
 
@@ -22,6 +22,12 @@ pub enum PositionStringError {
     WrongTotal {
         variant: Variant,
         expected: u32,
+        found: u64,
+    },
+    /// A game that allows any total was given none, or more than any game may have.
+    TotalOutOfRange {
+        variant: Variant,
+        most: u32,
         found: u64,
     },
     /// The side to move is not `S` or `N`.
@@ -51,6 +57,15 @@ impl fmt::Display for PositionStringError {
             } => write!(
                 f,
                 "pits and captured totals add up to {found}, but {variant} has {expected} counters"
+            ),
+            PositionStringError::TotalOutOfRange {
+                variant,
+                most,
+                found,
+            } => write!(
+                f,
+                "pits and captured totals add up to {found}, but {variant} is played with 1 to \
+                 {most} counters"
             ),
             PositionStringError::BadSide { text } => {
                 write!(f, "side to move is '{text}', expected S or N")
@@ -101,7 +116,15 @@ impl Position {
             })?;
         }
         let found: u64 = counts[..len + 2].iter().sum();
-        if found != rules.total() as u64 {
+        if rules.any_total {
+            if found == 0 || found > MAX_COUNTERS as u64 {
+                return Err(PositionStringError::TotalOutOfRange {
+                    variant,
+                    most: MAX_COUNTERS,
+                    found,
+                });
+            }
+        } else if found != rules.total() as u64 {
             return Err(PositionStringError::WrongTotal {
                 variant,
                 expected: rules.total(),
@@ -125,7 +148,7 @@ impl Position {
         } else {
             (None, None)
         };
-        // Every count is at most the total (<= 98), so the narrowing below is exact.
+        // Every count is at most the total (<= 127), so the narrowing below is exact.
         let mut pits = [0u8; MAX_PITS];
         for (pit, &count) in pits.iter_mut().zip(&counts[..len]) {
             *pit = count as u8;
@@ -134,6 +157,7 @@ impl Position {
             variant,
             pits,
             captured: [counts[len] as u8, counts[len + 1] as u8],
+            total: found as u8,
             side_to_move,
             last_four,
             first_capture,

@@ -8,7 +8,8 @@ use super::moves::{Move, MoveList};
 use super::position::{Ending, GameResult, Position};
 use super::variant::LastFourRule;
 
-/// Moves in a row without a capture that end the game.
+/// Moves in a row without a capture that end the game, in the games that have that rule (see
+/// [`super::Rules::no_progress_limit`]; RULES.md's four games).
 pub const NO_PROGRESS_LIMIT: u16 = 100;
 /// The occurrence of one position that ends the game.
 pub const REPETITION_LIMIT: usize = 3;
@@ -159,7 +160,11 @@ impl Game {
                 (self.occurrences(&after, quiet_run) >= REPETITION_LIMIT)
                     .then_some(Ending::Repetition)
             })
-            .or((quiet_run >= NO_PROGRESS_LIMIT).then_some(Ending::NoProgress));
+            .or(after
+                .rules()
+                .no_progress_limit
+                .is_some_and(|limit| quiet_run >= limit)
+                .then_some(Ending::NoProgress));
         self.plies.push(Ply {
             mv,
             after,

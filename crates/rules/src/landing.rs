@@ -6,7 +6,7 @@
 use super::position::MAX_PITS;
 use super::variant::{Direction, Rules};
 
-/// Hands this large or larger are not in the table (no game has more than 98 counters).
+/// Hands this large or larger are not in the table (no game has more than 127 counters).
 pub const MAX_HAND: usize = 128;
 
 /// The end of one sowing. Four bytes, so that a lookup is one load.
@@ -21,10 +21,21 @@ pub struct Landing {
     pub added: u8,
 }
 
+/// The pit `steps` on from `pit` in `direction`, on a ring of `len` pits.
+const fn step(direction: Direction, pit: usize, steps: usize, len: usize) -> usize {
+    match direction {
+        Direction::CounterClockwise => (pit + steps) % len,
+        Direction::Clockwise => (pit + len - steps % len) % len,
+    }
+}
+
 /// The landings of every pit and hand of one game.
 pub struct LandingTable([Landing; MAX_PITS * MAX_HAND]);
 
 impl LandingTable {
+    /// The landings of `rules`' ring of pits. A game whose laps skip their origin has a ring one
+    /// pit shorter for every lap after the first; a game with its store in the ring is looked up
+    /// as if it had none (its captures are judged by their own test, not from this table).
     pub const fn new(rules: &Rules) -> LandingTable {
         let len = rules.pit_count();
         let mut table = [Landing {
@@ -36,15 +47,22 @@ impl LandingTable {
         while pit < len {
             let mut hand = 0;
             while hand < MAX_HAND {
-                let (rounds, rest) = (hand / len, hand % len);
-                let landing = match rules.direction {
-                    Direction::CounterClockwise => (pit + rest) % len,
-                    Direction::Clockwise => (pit + len - rest) % len,
-                };
-                table[pit * MAX_HAND + hand] = Landing {
-                    pit: landing as u8,
-                    keep: if rest == 0 { 0 } else { u8::MAX },
-                    added: (rounds + (rest != 0) as usize) as u8,
+                table[pit * MAX_HAND + hand] = if rules.skip_origin && hand > 0 {
+                    // The ring without the origin: the last counter lands 1 to 2N - 1 steps on.
+                    let ring = len - 1;
+                    let steps = (hand - 1) % ring + 1;
+                    Landing {
+                        pit: step(rules.direction, pit, steps, len) as u8,
+                        keep: u8::MAX,
+                        added: ((hand - steps) / ring + 1) as u8,
+                    }
+                } else {
+                    let (rounds, rest) = (hand / len, hand % len);
+                    Landing {
+                        pit: step(rules.direction, pit, rest, len) as u8,
+                        keep: if rest == 0 { 0 } else { u8::MAX },
+                        added: (rounds + (rest != 0) as usize) as u8,
+                    }
                 };
                 hand += 1;
             }

@@ -48,6 +48,7 @@
 //! [`Spec`] and [`with_spec!`], with the game's rules as constants, for engines that search.
 
 mod deal;
+pub mod definition;
 mod fen;
 mod game;
 mod landing;
@@ -68,12 +69,12 @@ pub use game::{Game, MoveListError, NO_PROGRESS_LIMIT, REPETITION_LIMIT, UndoErr
 pub use legality::{IllegalMove, IllegalReason};
 pub use moves::{BadMoveName, MAX_ROW, Move, MoveList};
 pub use perft::{Aborted, perft, perft_divide, perft_until};
-pub use position::{Ending, GameResult, MAX_PITS, Position, margin_of};
+pub use position::{Ending, GameResult, MAX_COUNTERS, MAX_PITS, Position, margin_of};
 pub use side::Side;
 pub use side_choice::SideChoice;
 pub use sowing::MoveEffect;
 pub use spec::Spec;
 pub use variant::{
-    CaptureCounts, Direction, Laps, LastFourRule, Leftover, MoveChoice, OwnEnd, Rules,
-    UnknownVariant, Variant,
+    CaptureCounts, CaptureSide, Direction, GrandSlam, Laps, LastFourRule, Leftover, MAX_REGISTERED,
+    MoveChoice, OwnEnd, RegisterError, Rules, Start, Unfed, UnknownVariant, Variant,
 };

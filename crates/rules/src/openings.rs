@@ -155,10 +155,27 @@ pub fn random_opening(
 /// Tries at finding a random opening of the length asked for.
 const MAX_ATTEMPTS: u32 = 2000;
 
+/// Whether `mv` leaves the game going and takes nothing. Where the mover's store is in the ring,
+/// sowing into it is no capture: there a move takes nothing when no pit but the one it was
+/// played from loses counters.
 fn captures_nothing(game: &Game, mv: Move) -> bool {
     let mut after = game.clone();
     after.play(mv).expect("a legal move");
-    after.score() == game.score() && !after.is_over()
+    if after.is_over() {
+        return false;
+    }
+    let before = game.position();
+    if before.rules().sow_own_store {
+        let origin = mv.pit(before.rules().pits_per_row);
+        before
+            .pits()
+            .iter()
+            .zip(after.position().pits())
+            .enumerate()
+            .all(|(pit, (was, is))| is >= was || Some(pit) == origin)
+    } else {
+        after.score() == game.score()
+    }
 }
 
 #[cfg(test)]
@@ -231,7 +248,7 @@ fen 6-6-6-6-6-6-6-6-6-6-6-6-0-0-S
                 assert!(!game.is_over());
                 assert_eq!(opening.moves.len(), 4);
                 assert!(!game.is_over());
-                if variant != Variant::MangalaIV {
+                if !variant.rules().has_forced_moves() && !variant.rules().sow_own_store {
                     assert_eq!(game.score(), [0, 0], "{variant}: {opening:?}");
                 }
                 distinct.insert(game.position().to_string());

@@ -5,10 +5,14 @@ use std::fmt;
 use super::moves::{Move, MoveList};
 use super::side::Side;
 use super::spec::Spec;
-use super::variant::{LastFourRule, Leftover, MoveChoice, OwnEnd, Rules, Variant};
+use super::variant::{LastFourRule, Leftover, MoveChoice, OwnEnd, Rules, Unfed, Variant};
 
-/// The most pits on any board (Anywoli's 2×12).
+/// The most pits on any board (2×12, as Anywoli's).
 pub const MAX_PITS: usize = 24;
+
+/// The most counters any game may have: every count fits in the capture sets and the landing
+/// table, and every total in a byte.
+pub const MAX_COUNTERS: u32 = 127;
 
 /// A game position. Unused pits (beyond `2N`) are always zero, so derived equality and hashing
 /// compare exactly the state that matters for future play.
@@ -17,6 +21,9 @@ pub struct Position {
     pub(super) variant: Variant,
     pub(super) pits: [u8; MAX_PITS],
     pub(super) captured: [u8; 2],
+    /// Counters in the game (on the board and captured): the game's own, or, in a game that
+    /// allows any total, this position's.
+    pub(super) total: u8,
     pub(super) side_to_move: Side,
     /// Anywoli: who received the most recent four.
     pub(super) last_four: Option<Side>,
@@ -29,17 +36,21 @@ pub struct Position {
 pub enum Ending {
     /// No counters left on the board.
     BoardEmpty,
-    /// Al-manqala: the opponent's row is empty and no move of the mover refills it; the starved
-    /// player takes every counter left.
+    /// The opponent's row is empty and no move of the mover refills it: the game's `unfed` rule
+    /// gives the counters left to the starved player (Al-manqala) or to the mover (Oware).
     Starvation,
     /// Anywoli: only four seeds are left on the board.
     LastFour,
     /// The same position occurred for the third time.
     Repetition,
-    /// 100 moves in a row captured nothing.
+    /// A game's limit of moves in a row that captured nothing was reached.
     NoProgress,
     /// A relay move came back to a lap start it had already made: it would never end.
     EndlessMove,
+    /// A row is empty (Kalah): each player takes the counters left in their own row.
+    RowEmpty,
+    /// A player has captured more than half of the counters, or both half (Oware).
+    Majority,
 }
 
 impl Ending {
@@ -52,6 +63,8 @@ impl Ending {
             Ending::Repetition => "repetition",
             Ending::NoProgress => "no progress",
             Ending::EndlessMove => "endless move",
+            Ending::RowEmpty => "row empty",
+            Ending::Majority => "majority",
         }
     }
 }
@@ -77,7 +90,8 @@ impl GameResult {
 impl Position {
     /// A position of `variant` from its parts: the pits in index order, both captured totals,
     /// the side to move and Anywoli's two holders (ignored in the other games). `None` unless
-    /// there are as many pits as the game has and all the counters add up to its total.
+    /// there are as many pits as the game has and all the counters add up to its total (in a
+    /// game that allows any total: to at most [`MAX_COUNTERS`]).
     pub fn from_parts(
         variant: Variant,
         pits: &[u8],
@@ -89,7 +103,12 @@ impl Position {
         let rules = variant.rules();
         let total: u32 =
             pits.iter().map(|&c| c as u32).sum::<u32>() + captured[0] as u32 + captured[1] as u32;
-        if pits.len() != rules.pit_count() || total != rules.total() {
+        let fits = if rules.any_total {
+            total <= MAX_COUNTERS
+        } else {
+            total == rules.total()
+        };
+        if pits.len() != rules.pit_count() || !fits {
             return None;
         }
         let mut all = [0; MAX_PITS];
@@ -103,6 +122,7 @@ impl Position {
             variant,
             pits: all,
             captured,
+            total: total as u8,
             side_to_move,
             last_four,
             first_capture,
@@ -113,11 +133,14 @@ impl Position {
     pub fn start(variant: Variant) -> Position {
         let rules = variant.rules();
         let mut pits = [0; MAX_PITS];
-        pits[..rules.pit_count()].fill(rules.start_count);
+        for (pit, count) in pits[..rules.pit_count()].iter_mut().enumerate() {
+            *count = rules.start_count(pit);
+        }
         Position {
             variant,
             pits,
             captured: [0; 2],
+            total: rules.total() as u8,
             side_to_move: Side::South,
             last_four: None,
             first_capture: None,
@@ -175,16 +198,29 @@ impl Position {
         self.first_capture
     }
 
+    /// Counters in the game: on the board and captured.
+    #[inline]
+    pub fn total(&self) -> u32 {
+        self.total as u32
+    }
+
     /// Counters still on the board.
     #[inline]
     pub fn on_board(&self) -> u32 {
-        self.rules().total() - self.captured[0] as u32 - self.captured[1] as u32
+        self.total as u32 - self.captured[0] as u32 - self.captured[1] as u32
     }
 
     /// [`Position::on_board`] for a position of the game `S`.
     #[inline(always)]
     pub fn on_board_for<S: Spec>(&self) -> u32 {
-        S::RULES.total() - self.captured[0] as u32 - self.captured[1] as u32
+        let rules = S::rules(self);
+        // A game's own total is a constant where it is fixed.
+        let total = if rules.any_total {
+            self.total as u32
+        } else {
+            rules.total()
+        };
+        total - self.captured[0] as u32 - self.captured[1] as u32
     }
 
     /// The board indices of `side`'s row.
@@ -203,7 +239,7 @@ impl Position {
     /// [`Position::row_total`] for a position of the game `S`.
     #[inline(always)]
     fn row_total_for<S: Spec>(&self, side: Side) -> u32 {
-        let n = S::RULES.pits_per_row;
+        let n = S::rules(self).pits_per_row;
         let first = side.index() * n;
         self.pits[first..first + n].iter().map(|&c| c as u32).sum()
     }
@@ -228,8 +264,8 @@ impl Position {
     /// constants; `S` must be this position's game).
     #[inline(always)]
     pub fn legal_moves_for<S: Spec>(&self) -> MoveList {
-        debug_assert_eq!(self.variant, S::VARIANT);
-        let rules = S::RULES;
+        debug_assert_eq!(self.variant, S::variant(self));
+        let rules = S::rules(self);
         let mut moves = MoveList::new();
         if self.own_end_by_count::<S>() {
             return moves;
@@ -270,15 +306,15 @@ impl Position {
             || (self.must_feed_for::<S>() && self.legal_moves_for::<S>().is_empty())
     }
 
-    /// Whether the side to move must feed an empty opposing row (Al-manqala), which limits its
-    /// moves to those that do.
+    /// Whether the side to move must feed an empty opposing row (Al-manqala, Oware), which
+    /// limits its moves to those that do.
     #[inline(always)]
     pub fn must_feed_for<S: Spec>(&self) -> bool {
-        S::RULES.feeding && self.row_total_for::<S>(self.side_to_move.opponent()) == 0
+        S::rules(self).must_feed && self.row_total_for::<S>(self.side_to_move.opponent()) == 0
     }
 
-    /// Al-manqala: of `candidates`, the moves that leave the starved opponent something, judged
-    /// after captures.
+    /// Of `candidates`, the moves that leave the starved opponent something, judged after
+    /// captures.
     fn feeding_moves<S: Spec>(&self, candidates: &MoveList) -> MoveList {
         let starved = self.side_to_move.opponent();
         let mut feeding = MoveList::new();
@@ -292,11 +328,35 @@ impl Position {
         feeding
     }
 
-    /// The count-based ends: an empty board, or Anywoli's last four.
+    /// The ends a position shows by its counts: an empty board, or the game's own end (the last
+    /// four, an empty row, a majority captured).
     #[inline(always)]
     fn own_end_by_count<S: Spec>(&self) -> bool {
+        self.own_end_by_count_with::<S>().is_some()
+    }
+
+    #[inline(always)]
+    fn own_end_by_count_with<S: Spec>(&self) -> Option<Ending> {
         let on_board = self.on_board_for::<S>();
-        on_board == 0 || (S::RULES.own_end == OwnEnd::LastFour && on_board == 4)
+        if on_board == 0 {
+            return Some(Ending::BoardEmpty);
+        }
+        match S::rules(self).own_end {
+            OwnEnd::EmptyBoard => None,
+            OwnEnd::LastFour => (on_board == 4).then_some(Ending::LastFour),
+            OwnEnd::RowEmpty => (self.row_total_for::<S>(Side::South) == 0
+                || self.row_total_for::<S>(Side::North) == 0)
+                .then_some(Ending::RowEmpty),
+            OwnEnd::MoverRowEmpty => {
+                (self.row_total_for::<S>(self.side_to_move) == 0).then_some(Ending::RowEmpty)
+            }
+            OwnEnd::Majority => {
+                let total = on_board + self.captured[0] as u32 + self.captured[1] as u32;
+                let [south, north] = self.captured.map(|c| 2 * c as u32);
+                (south > total || north > total || (south == total && north == total))
+                    .then_some(Ending::Majority)
+            }
+        }
     }
 
     /// Whether the position by itself ends the game, and how (history rules aside).
@@ -307,12 +367,11 @@ impl Position {
     /// [`Position::own_ending`] for a position of the game `S`.
     #[inline]
     pub fn own_ending_for<S: Spec>(&self) -> Option<Ending> {
-        match self.on_board_for::<S>() {
-            0 => Some(Ending::BoardEmpty),
-            4 if S::RULES.own_end == OwnEnd::LastFour => Some(Ending::LastFour),
-            _ if self.legal_moves_for::<S>().is_empty() => Some(Ending::Starvation),
-            _ => None,
-        }
+        self.own_end_by_count_with::<S>().or_else(|| {
+            self.legal_moves_for::<S>()
+                .is_empty()
+                .then_some(Ending::Starvation)
+        })
     }
 
     /// Final totals `[South, North]` when the game has ended by `ending` in this position.
@@ -330,9 +389,21 @@ impl Position {
             Some(side) => totals[side.index()] += on_board,
             None => split_evenly(totals),
         };
+        let rows = |totals: &mut [u32; 2]| {
+            for side in Side::BOTH {
+                totals[side.index()] += self.row_total(side);
+            }
+        };
         match ending {
-            Ending::BoardEmpty => {}
-            Ending::Starvation => give_all(&mut totals, Some(self.side_to_move.opponent())),
+            Ending::BoardEmpty | Ending::Majority => {}
+            Ending::RowEmpty => rows(&mut totals),
+            Ending::Starvation => {
+                let taker = match self.rules().unfed {
+                    Unfed::StarvedPlayerTakesAll => self.side_to_move.opponent(),
+                    Unfed::MoverTakesAll => self.side_to_move,
+                };
+                give_all(&mut totals, Some(taker));
+            }
             Ending::LastFour => {
                 let receiver = match last_four_rule {
                     LastFourRule::MostRecentFour => self.last_four,
@@ -343,11 +414,7 @@ impl Position {
             Ending::Repetition | Ending::NoProgress | Ending::EndlessMove => {
                 match self.rules().leftover {
                     Leftover::SplitEvenly => split_evenly(&mut totals),
-                    Leftover::RowOwner => {
-                        for side in Side::BOTH {
-                            totals[side.index()] += self.row_total(side);
-                        }
-                    }
+                    Leftover::RowOwner => rows(&mut totals),
                     Leftover::LastFourReceiver => give_all(&mut totals, self.last_four),
                 }
             }

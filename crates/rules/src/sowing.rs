@@ -4,7 +4,7 @@ use super::moves::Move;
 use super::position::{MAX_PITS, Position};
 use super::side::Side;
 use super::spec::Spec;
-use super::variant::{CaptureCounts, Direction, Laps};
+use super::variant::{CaptureCounts, CaptureSide, Direction, GrandSlam, Laps, Rules};
 
 /// Laps of a relay move made before looking for a cycle.
 const LAPS_BEFORE_CYCLE_SEARCH: u32 = 8;
@@ -13,9 +13,10 @@ const LAPS_BEFORE_CYCLE_SEARCH: u32 = 8;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveEffect {
     /// Counters captured by the move (by either player: Anywoli's mid-sow fours go to the pit's
-    /// owner). Non-zero means the move made progress.
+    /// owner; Kalah's counters sown into a store count too). Non-zero means the move made
+    /// progress.
     pub captured: u8,
-    /// The mover moves again (Anywoli's last-seed four).
+    /// The mover moves again (Anywoli's last-seed four, Kalah's last counter in the store).
     pub extra_turn: bool,
     /// The move would never end; it was stopped and the game is over.
     pub endless: bool,
@@ -32,6 +33,70 @@ enum LapEnd {
     Relay(usize),
 }
 
+/// Where the last counter of a one-lap sowing fell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LastCounter {
+    Pit(usize),
+    /// The mover's own store (only where the store is in the ring).
+    Store,
+}
+
+/// The index `steps` (less than a lap) further in the sowing direction.
+#[inline(always)]
+fn forward(rules: &Rules, pit: usize, steps: usize) -> usize {
+    let len = rules.pit_count();
+    match rules.direction {
+        Direction::CounterClockwise if pit + steps >= len => pit + steps - len,
+        Direction::CounterClockwise => pit + steps,
+        Direction::Clockwise if steps > pit => pit + len - steps,
+        Direction::Clockwise => pit - steps,
+    }
+}
+
+/// The next index in the sowing direction.
+#[inline(always)]
+fn step(rules: &Rules, pit: usize) -> usize {
+    let len = rules.pit_count();
+    match rules.direction {
+        Direction::CounterClockwise => {
+            if pit + 1 == len {
+                0
+            } else {
+                pit + 1
+            }
+        }
+        Direction::Clockwise => {
+            if pit == 0 {
+                len - 1
+            } else {
+                pit - 1
+            }
+        }
+    }
+}
+
+/// The previous index in the sowing direction: where capture chains go.
+#[inline(always)]
+fn step_back(rules: &Rules, pit: usize) -> usize {
+    let len = rules.pit_count();
+    match rules.direction {
+        Direction::CounterClockwise => {
+            if pit == 0 {
+                len - 1
+            } else {
+                pit - 1
+            }
+        }
+        Direction::Clockwise => {
+            if pit + 1 == len {
+                0
+            } else {
+                pit + 1
+            }
+        }
+    }
+}
+
 impl Position {
     /// Plays `mv`, which must be legal here (see [`Position::check_move`]); a move that is not
     /// legal leaves a meaningless (but memory-safe) position.
@@ -44,22 +109,32 @@ impl Position {
     /// constants; `S` must be this position's game).
     #[inline(always)]
     pub fn play_for<S: Spec>(&mut self, mv: Move) -> MoveEffect {
-        debug_assert_eq!(self.variant, S::VARIANT);
+        debug_assert_eq!(self.variant, S::variant(self));
+        let rules = S::rules(self);
         let before = self.captured[0] + self.captured[1];
         let mut effect = MoveEffect::default();
-        if let Some(origin) = mv.pit(S::RULES.pits_per_row) {
-            match S::RULES.laps {
+        if let Some(origin) = mv.pit(rules.pits_per_row) {
+            match rules.laps {
                 Laps::Single { captures } => {
-                    let landing = self.sow_lap::<S>(origin);
-                    self.capture_chain::<S>(landing, origin, captures, false);
+                    let last = if rules.plain_ring() {
+                        LastCounter::Pit(self.sow_lap(rules, origin))
+                    } else {
+                        self.sow_lap_with_store_or_skip(rules, origin)
+                    };
+                    match last {
+                        LastCounter::Pit(landing) => {
+                            self.capture_one_lap(rules, landing, origin, captures)
+                        }
+                        LastCounter::Store => effect.extra_turn = rules.extra_turn_in_store,
+                    }
                 }
                 Laps::RelayWithOpposite { captures } => {
                     let end = self.relay(origin, &mut effect, |pos, lap_origin| {
-                        let landing = pos.sow_lap::<S>(lap_origin);
+                        let landing = pos.sow_lap(rules, lap_origin);
                         match pos.pits[landing] {
                             1 => LapEnd::Done,
                             c if captures.contains(c) => {
-                                pos.capture_chain::<S>(landing, lap_origin, captures, true);
+                                pos.capture_chain(rules, landing, lap_origin, captures, true);
                                 LapEnd::Done
                             }
                             _ => LapEnd::Relay(landing),
@@ -68,7 +143,9 @@ impl Position {
                     effect.extra_turn = end == LapEnd::ExtraTurn;
                 }
                 Laps::RelayFours => {
-                    let end = self.relay(origin, &mut effect, Position::sow_lap_with_fours::<S>);
+                    let end = self.relay(origin, &mut effect, |pos, lap_origin| {
+                        pos.sow_lap_with_fours(rules, lap_origin)
+                    });
                     effect.extra_turn = end == LapEnd::ExtraTurn;
                 }
             }
@@ -81,7 +158,8 @@ impl Position {
     }
 
     /// A cheap look at sowing from `pit` without making the move: `None` if the move surely
-    /// captures nothing, else a rough size of what it may capture (for move ordering).
+    /// captures nothing (nor gives another move), else a rough size of what it may capture (for
+    /// move ordering).
     ///
     /// Exact for one-lap games (a capture needs the landing pit to qualify); for relay games it
     /// looks at the first lap only and answers `Some` whenever it cannot rule a capture out.
@@ -94,9 +172,13 @@ impl Position {
     /// [`Position::capture_hint`] for a position of the game `S`.
     #[inline(always)]
     pub fn capture_hint_for<S: Spec>(&self, pit: usize) -> Option<u8> {
-        let len = S::RULES.pit_count();
+        let rules = S::rules(self);
+        let len = rules.pit_count();
         let hand = self.pits[pit] as usize;
-        match S::RULES.laps {
+        match rules.laps {
+            Laps::Single { .. } if !rules.plain_ring() || rules.capture_empty_opposite => {
+                self.one_lap_hint(rules, pit)
+            }
             Laps::Single { captures } => {
                 let landing_count = self.landing_count_for::<S>(pit);
                 captures.contains(landing_count).then_some(landing_count)
@@ -106,7 +188,7 @@ impl Position {
                 if hand == 0 {
                     return None;
                 }
-                if hand >= len || S::RULES.direction != Direction::CounterClockwise {
+                if hand >= len || rules.direction != Direction::CounterClockwise {
                     return Some(0);
                 }
                 // The first lap passes over two contiguous runs of pits at most.
@@ -130,8 +212,38 @@ impl Position {
         }
     }
 
-    /// One-lap games: how many counters the last pit of a sowing from `pit` holds afterwards,
-    /// which is what decides a capture. Not meaningful for relay games.
+    /// The capture hint of a one-lap game with its store in the ring, laps that skip their
+    /// origin, or captures from the pit opposite an empty one: the move is made on a copy.
+    fn one_lap_hint(&self, rules: &Rules, pit: usize) -> Option<u8> {
+        if self.pits[pit] == 0 {
+            return None;
+        }
+        let mover = self.owner(pit);
+        let mut after = *self;
+        after.side_to_move = mover;
+        let last = if rules.plain_ring() {
+            LastCounter::Pit(after.sow_lap(rules, pit))
+        } else {
+            after.sow_lap_with_store_or_skip(rules, pit)
+        };
+        let sown = after.captured[mover.index()] - self.captured[mover.index()];
+        match last {
+            LastCounter::Store if rules.extra_turn_in_store => Some(sown + 1),
+            LastCounter::Store => (sown > 0).then_some(sown),
+            LastCounter::Pit(landing) => {
+                let Laps::Single { captures } = rules.laps else {
+                    return None;
+                };
+                after.capture_one_lap(rules, landing, pit, captures);
+                let gained = after.captured[mover.index()] - self.captured[mover.index()];
+                (gained > 0).then_some(gained)
+            }
+        }
+    }
+
+    /// One-lap games on the plain ring: how many counters the last pit of a sowing from `pit`
+    /// holds afterwards, which is what decides a capture. Not meaningful for relay games, nor
+    /// where the store is in the ring.
     #[inline]
     pub fn landing_count(&self, pit: usize) -> u8 {
         crate::with_spec!(self.variant, S => self.landing_count_for::<S>(pit))
@@ -142,70 +254,15 @@ impl Position {
     pub fn landing_count_for<S: Spec>(&self, pit: usize) -> u8 {
         // Looked up, without branches (whether a pit is empty or a hand goes round is
         // unpredictable). A hand of whole laps lands in its own (emptied) pit: masked off.
-        let landing = S::LANDINGS.get(pit, self.pits[pit]);
+        let landing = S::landings(self).get(pit, self.pits[pit]);
         (self.pits[landing.pit as usize] & landing.keep) + landing.added
     }
 
-    /// The index `steps` (less than a lap) further in the sowing direction.
+    /// Lifts `origin` and sows one lap on the plain ring (the origin is not skipped); returns
+    /// the landing pit.
     #[inline(always)]
-    fn forward<S: Spec>(pit: usize, steps: usize) -> usize {
-        let len = S::RULES.pit_count();
-        match S::RULES.direction {
-            Direction::CounterClockwise if pit + steps >= len => pit + steps - len,
-            Direction::CounterClockwise => pit + steps,
-            Direction::Clockwise if steps > pit => pit + len - steps,
-            Direction::Clockwise => pit - steps,
-        }
-    }
-
-    /// The next index in the sowing direction.
-    #[inline(always)]
-    fn step<S: Spec>(pit: usize) -> usize {
-        let len = S::RULES.pit_count();
-        match S::RULES.direction {
-            Direction::CounterClockwise => {
-                if pit + 1 == len {
-                    0
-                } else {
-                    pit + 1
-                }
-            }
-            Direction::Clockwise => {
-                if pit == 0 {
-                    len - 1
-                } else {
-                    pit - 1
-                }
-            }
-        }
-    }
-
-    /// The previous index in the sowing direction: where capture chains go.
-    #[inline(always)]
-    fn step_back<S: Spec>(pit: usize) -> usize {
-        let len = S::RULES.pit_count();
-        match S::RULES.direction {
-            Direction::CounterClockwise => {
-                if pit == 0 {
-                    len - 1
-                } else {
-                    pit - 1
-                }
-            }
-            Direction::Clockwise => {
-                if pit + 1 == len {
-                    0
-                } else {
-                    pit + 1
-                }
-            }
-        }
-    }
-
-    /// Lifts `origin` and sows one lap (the origin is not skipped); returns the landing pit.
-    #[inline(always)]
-    fn sow_lap<S: Spec>(&mut self, origin: usize) -> usize {
-        let len = S::RULES.pit_count();
+    fn sow_lap(&mut self, rules: &Rules, origin: usize) -> usize {
+        let len = rules.pit_count();
         let hand = self.pits[origin] as u32;
         self.pits[origin] = 0;
         let (rounds, rest) = (hand / len as u32, (hand % len as u32) as usize);
@@ -216,28 +273,154 @@ impl Position {
         let pits: &mut [u8; MAX_PITS] = &mut self.pits;
         for (pit, count) in (0u8..).zip(pits[..len].iter_mut()) {
             // Steps from the origin to `pit`, minus one (the origin itself: a lap minus one).
-            let behind = match S::RULES.direction {
+            let behind = match rules.direction {
                 Direction::CounterClockwise => pit + lap - from - 1,
                 Direction::Clockwise => from + lap - pit - 1,
             };
             let behind = if behind >= lap { behind - lap } else { behind };
             *count += whole + (behind < extra) as u8;
         }
-        Self::forward::<S>(origin, rest)
+        forward(rules, origin, rest)
+    }
+
+    /// Lifts `origin` and sows one lap on a ring that holds the mover's store (after the last
+    /// pit of the mover's row) and/or leaves out the origin; returns where the last counter fell.
+    fn sow_lap_with_store_or_skip(&mut self, rules: &Rules, origin: usize) -> LastCounter {
+        let len = rules.pit_count();
+        let n = rules.pits_per_row;
+        let mover = self.side_to_move;
+        let hand = self.pits[origin] as usize;
+        self.pits[origin] = 0;
+        // The ring's places, in sowing order from the pit after the origin: pits, and the store
+        // as `len` right after the mover's last pit on the way out of the mover's row.
+        let store_after = match (rules.direction, mover) {
+            (Direction::CounterClockwise, Side::South) => n - 1,
+            (Direction::CounterClockwise, Side::North) => len - 1,
+            (Direction::Clockwise, Side::South) => 0,
+            (Direction::Clockwise, Side::North) => n,
+        };
+        let ring = len - rules.skip_origin as usize + rules.sow_own_store as usize;
+        let (rounds, rest) = (hand / ring, hand % ring);
+        let mut last = LastCounter::Pit(origin);
+        let mut place = origin;
+        let mut index = 0;
+        // Walk the ring once, from the place after the origin to the origin itself.
+        loop {
+            let at_store = rules.sow_own_store && place == store_after && index < ring;
+            if at_store {
+                index += 1;
+                let added = rounds + (index <= rest) as usize;
+                self.captured[mover.index()] += added as u8;
+                if index == rest || (rest == 0 && index == ring && rounds > 0) {
+                    last = LastCounter::Store;
+                }
+                if index == ring {
+                    break;
+                }
+            }
+            place = step(rules, place);
+            if place == origin && rules.skip_origin {
+                break;
+            }
+            index += 1;
+            let added = rounds + (index <= rest) as usize;
+            self.pits[place] += added as u8;
+            if index == rest || (rest == 0 && index == ring && rounds > 0) {
+                last = LastCounter::Pit(place);
+            }
+            if index == ring {
+                break;
+            }
+        }
+        last
+    }
+
+    /// The captures of a one-lap game after its last counter fell in `landing`, sown from
+    /// `origin`: the facing pit of an own empty pit, or the landing pit and a chain behind it.
+    #[inline(always)]
+    fn capture_one_lap(
+        &mut self,
+        rules: &Rules,
+        landing: usize,
+        origin: usize,
+        captures: CaptureCounts,
+    ) {
+        let mover = self.side_to_move;
+        if rules.capture_empty_opposite {
+            let facing = rules.pit_count() - 1 - landing;
+            if self.owner(landing) == mover && self.pits[landing] == 1 && self.pits[facing] > 0 {
+                let taken = self.pits[landing] + self.pits[facing];
+                self.pits[landing] = 0;
+                self.pits[facing] = 0;
+                self.captured[mover.index()] += taken;
+            }
+            return;
+        }
+        if captures.is_empty() {
+            return;
+        }
+        match (rules.capture_side, rules.grand_slam) {
+            // The common case, kept exactly as it was: either row, and no grand-slam rule.
+            (CaptureSide::Any, GrandSlam::Captures) if rules.capture_chain => {
+                self.capture_chain(rules, landing, origin, captures, false)
+            }
+            _ => self.capture_on_side(rules, landing, origin, captures),
+        }
+    }
+
+    /// A capture limited to one side of the board (or a single pit, or under a grand-slam rule).
+    fn capture_on_side(
+        &mut self,
+        rules: &Rules,
+        landing: usize,
+        origin: usize,
+        captures: CaptureCounts,
+    ) {
+        let mover = self.side_to_move;
+        let allowed = |pos: &Position, pit: usize| match rules.capture_side {
+            CaptureSide::Any => true,
+            CaptureSide::Own => pos.owner(pit) == mover,
+            CaptureSide::Opponent => pos.owner(pit) != mover,
+        };
+        let before = *self;
+        let mut taken = 0u8;
+        let mut pit = landing;
+        while allowed(self, pit) && captures.contains(self.pits[pit]) {
+            taken += self.pits[pit];
+            self.pits[pit] = 0;
+            if !rules.capture_chain {
+                break;
+            }
+            pit = step_back(rules, pit);
+            if pit == origin || pit == landing {
+                break;
+            }
+        }
+        if taken > 0
+            && rules.grand_slam == GrandSlam::CapturesNothing
+            && before.row_total(mover.opponent()) > 0
+            && self.row_total(mover.opponent()) == 0
+        {
+            // A grand slam: the move is played, and captures nothing.
+            *self = before;
+            return;
+        }
+        self.captured[mover.index()] += taken;
     }
 
     /// Judges the landing pit and then the pits behind it on the live board, taking each that
     /// holds one of `captures` (and, with `opposite`, the pit across from it, whatever it holds).
     /// The chain never reaches the lap's origin nor comes round to the landing pit again.
     #[inline(always)]
-    fn capture_chain<S: Spec>(
+    fn capture_chain(
         &mut self,
+        rules: &Rules,
         landing: usize,
         origin: usize,
         captures: CaptureCounts,
         opposite: bool,
     ) {
-        let last = S::RULES.pit_count() - 1;
+        let last = rules.pit_count() - 1;
         let mut taken = 0u8;
         let mut pit = landing;
         while captures.contains(self.pits[pit]) {
@@ -247,7 +430,7 @@ impl Position {
                 taken += self.pits[last - pit];
                 self.pits[last - pit] = 0;
             }
-            pit = Self::step_back::<S>(pit);
+            pit = step_back(rules, pit);
             if pit == origin || pit == landing {
                 break;
             }
@@ -258,13 +441,13 @@ impl Position {
     /// One Anywoli lap: a seed that makes four before the last goes to the pit's owner; the last
     /// seed ends the move on an empty pit, captures on four (with an extra move), or relays.
     #[inline(always)]
-    fn sow_lap_with_fours<S: Spec>(&mut self, origin: usize) -> LapEnd {
-        let n = S::RULES.pits_per_row;
+    fn sow_lap_with_fours(&mut self, rules: &Rules, origin: usize) -> LapEnd {
+        let n = rules.pits_per_row;
         let mut hand = self.pits[origin];
         self.pits[origin] = 0;
         let mut pit = origin;
         while hand > 1 {
-            pit = Self::step::<S>(pit);
+            pit = step(rules, pit);
             self.pits[pit] += 1;
             hand -= 1;
             if self.pits[pit] == 4 {
@@ -274,7 +457,7 @@ impl Position {
                 self.last_four = Some(owner);
             }
         }
-        pit = Self::step::<S>(pit);
+        pit = step(rules, pit);
         self.pits[pit] += 1;
         match self.pits[pit] {
             1 => LapEnd::Done,

@@ -1,16 +1,40 @@
-//! The four games as data: every rule that differs between them is a field of [`Rules`].
+//! The games as data. Every rule that differs between two-row games is a field of [`Rules`],
+//! named by what it does; a game is a [`Rules`] record (`crate::definition` reads one from a
+//! text file), and a [`Variant`] names one of the games the library knows: the built-in ones and
+//! those registered at run time.
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// One of the games the engine plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Variant {
-    #[default]
-    MangalaII,
-    MangalaIV,
-    AlManqala,
-    Anywoli,
+use super::landing::LandingTable;
+
+/// One of the games the library knows: a small handle into the registry of games (the built-in
+/// ones first, then those registered with [`Variant::register`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Variant(u8);
+
+#[allow(non_upper_case_globals)]
+impl Variant {
+    /// Mangala II (Ottoman, 2×6).
+    pub const MangalaII: Variant = Variant(0);
+    /// Mangala IV (Gaziantep, 2×7, forced relay sowing).
+    pub const MangalaIV: Variant = Variant(1);
+    /// Al-manqala (Galilee, 2×7, feeding).
+    pub const AlManqala: Variant = Variant(2);
+    /// Anywoli (Anuak, 2×12, relay sowing with fours).
+    pub const Anywoli: Variant = Variant(3);
+    /// Kalah (2×6, stores in the sowing ring).
+    pub const Kalah: Variant = Variant(4);
+    /// Oware abapa (2×6, captures of 2s and 3s).
+    pub const Oware: Variant = Variant(5);
+}
+
+impl Default for Variant {
+    fn default() -> Self {
+        Variant::MangalaII
+    }
 }
 
 /// Sowing direction, as seen from above with South at the bottom.
@@ -32,16 +56,19 @@ pub enum MoveChoice {
 }
 
 /// Counts that a capture takes, as a bit set (bit `c` set means a pit holding `c` is taken).
-/// 128 bits: every count a pit can hold (at most 98) has its bit, so a test needs no range check.
+/// 128 bits: every count a pit can hold (at most 127) has its bit, so a test needs no range check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CaptureCounts(u128);
 
 impl CaptureCounts {
+    /// No count captures.
+    pub const NONE: CaptureCounts = CaptureCounts(0);
+
     pub const fn of(counts: &[u8]) -> Self {
         let mut bits = 0u128;
         let mut i = 0;
         while i < counts.len() {
-            bits |= 1 << counts[i];
+            bits |= 1 << (counts[i] & 127);
             i += 1;
         }
         CaptureCounts(bits)
@@ -51,19 +78,59 @@ impl CaptureCounts {
     pub const fn contains(self, count: u8) -> bool {
         (self.0 >> (count & 127)) & 1 != 0
     }
+
+    /// Whether no count captures.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The counts, smallest first.
+    pub fn counts(self) -> Vec<u8> {
+        (0..128u8).filter(|&c| self.contains(c)).collect()
+    }
 }
 
 /// How a move's sowing goes on after the last counter of a lap lands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Laps {
-    /// One lap; then a backward capture chain over pits holding one of `captures`.
+    /// One lap; then the captures the capture fields describe, with `captures` the counts that
+    /// a capture takes.
     Single { captures: CaptureCounts },
-    /// Mangala IV: an empty landing pit ends the move, a capturable count captures (with the
-    /// opposite pit), anything else is lifted and sown on.
+    /// An empty landing pit ends the move, a capturable count captures (with the opposite pit,
+    /// and a backward chain), anything else is lifted and sown on (Mangala IV).
     RelayWithOpposite { captures: CaptureCounts },
-    /// Anywoli: mid-sow fours go to the pit's owner; a last seed making four is taken by the mover,
-    /// who moves again; a last seed making one ends the move; otherwise relay.
+    /// Mid-sow fours go to the pit's owner; a last seed making four is taken by the mover, who
+    /// moves again; a last seed making one ends the move; otherwise relay (Anywoli).
     RelayFours,
+}
+
+/// Where the landing pit (and the pits of a chain) of a one-lap capture must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureSide {
+    /// Either row.
+    Any,
+    /// The mover's own row.
+    Own,
+    /// The opponent's row.
+    Opponent,
+}
+
+/// What becomes of a move that would capture every counter of the opponent's row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GrandSlam {
+    /// It captures them, as any move would.
+    Captures,
+    /// It is played, but captures nothing.
+    CapturesNothing,
+}
+
+/// Who takes the counters left when a player must feed the opponent's empty row and cannot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unfed {
+    /// The starved player takes every counter left (Al-manqala).
+    StarvedPlayerTakesAll,
+    /// The player to move takes every counter left, all in their own row (Oware).
+    MoverTakesAll,
 }
 
 /// What a game's own end looks like (besides the history rules, which every game shares).
@@ -71,8 +138,18 @@ pub enum Laps {
 pub enum OwnEnd {
     /// The game ends when the board is empty.
     EmptyBoard,
-    /// Anywoli: the game ends when the board holds 0 or exactly 4 seeds.
+    /// The game ends when the board holds 0 or exactly 4 counters (Anywoli).
     LastFour,
+    /// The game ends when either row is empty, and each player takes the counters left in their
+    /// own row (Kalah).
+    RowEmpty,
+    /// The game ends when a player has captured more than half of the counters, or both exactly
+    /// half (Oware); the counters left on the board count for nobody.
+    Majority,
+    /// The game ends when the player to move has no counters in their row (there is no pass),
+    /// and each player takes the counters left in their own row: what MancalaGames does for a
+    /// game without its `mustpass`.
+    MoverRowEmpty,
 }
 
 /// How counters left on the board are shared when the game ends by repetition, no progress or an
@@ -87,6 +164,15 @@ pub enum Leftover {
     LastFourReceiver,
 }
 
+/// The counters of the start position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The same count in every pit.
+    Uniform(u8),
+    /// A count per pit, in index order (South's row from its left, then North's).
+    Pattern(&'static [u8]),
+}
+
 /// The rules of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
@@ -96,18 +182,40 @@ pub struct Rules {
     pub title: &'static str,
     /// `N`: pits per row.
     pub pits_per_row: usize,
-    /// Counters in every pit at the start.
-    pub start_count: u8,
+    pub start: Start,
+    /// Position strings may hold any number of counters, not only the start's (Kalah is played
+    /// with 3 to 6 a pit).
+    pub any_total: bool,
     pub move_choice: MoveChoice,
     pub direction: Direction,
+    /// Sowing puts a counter into the mover's own store on the way from the last pit of the
+    /// mover's row to the first of the opponent's (and never into the opponent's).
+    pub sow_own_store: bool,
+    /// A lap that comes round to the pit it started from skips it.
+    pub skip_origin: bool,
     pub laps: Laps,
-    /// Al-manqala: a player whose opponent's row is empty must leave it non-empty if they can.
-    pub feeding: bool,
-    /// Captured counters are kept in stores on the board (Anywoli) rather than beside it: how a
-    /// board is drawn, nothing more.
-    pub stores: bool,
+    /// One-lap captures: where the landing pit, and the pits of a chain, must be.
+    pub capture_side: CaptureSide,
+    /// One-lap captures: the pits before the landing pit (against the sowing) are judged too,
+    /// while they qualify.
+    pub capture_chain: bool,
+    /// One-lap captures: a last counter into one of the mover's own pits that was empty, facing
+    /// a pit that is not, takes itself and the facing pit's counters.
+    pub capture_empty_opposite: bool,
+    pub grand_slam: GrandSlam,
+    /// A last counter into the mover's own store gives the mover another move.
+    pub extra_turn_in_store: bool,
+    /// A player whose opponent's row is empty must leave it non-empty if they can.
+    pub must_feed: bool,
+    /// Who takes the rest when a player must feed and cannot.
+    pub unfed: Unfed,
     pub own_end: OwnEnd,
     pub leftover: Leftover,
+    /// Moves in a row without a capture that end the game; `None`: no such rule.
+    pub no_progress_limit: Option<u16>,
+    /// Captured counters are kept in stores on the board rather than beside it: how a board is
+    /// drawn, nothing more.
+    pub stores: bool,
 }
 
 impl Rules {
@@ -117,9 +225,28 @@ impl Rules {
         2 * self.pits_per_row
     }
 
-    /// Counters in the game (on the board plus captured).
+    /// Counters of the start position in `pit`.
+    pub const fn start_count(&self, pit: usize) -> u8 {
+        match self.start {
+            Start::Uniform(count) => count,
+            Start::Pattern(counts) => counts[pit],
+        }
+    }
+
+    /// Counters in the start position: the game's counters, unless it allows any total.
     pub const fn total(&self) -> u32 {
-        self.pit_count() as u32 * self.start_count as u32
+        match self.start {
+            Start::Uniform(count) => self.pit_count() as u32 * count as u32,
+            Start::Pattern(counts) => {
+                let mut total = 0;
+                let mut i = 0;
+                while i < counts.len() {
+                    total += counts[i] as u32;
+                    i += 1;
+                }
+                total
+            }
+        }
     }
 
     /// Whether the position records who received the most recent four and who made the first
@@ -135,89 +262,310 @@ impl Rules {
     pub const fn has_forced_moves(&self) -> bool {
         matches!(self.move_choice, MoveChoice::Leftmost)
     }
+
+    /// Whether a one-lap sowing follows the plain ring of pits (no store in it, no pit skipped):
+    /// the common case, sown without a branch per pit.
+    pub const fn plain_ring(&self) -> bool {
+        !self.sow_own_store && !self.skip_origin
+    }
 }
 
-pub(super) const MANGALA_II: Rules = Rules {
+pub(crate) const MANGALA_II: Rules = Rules {
     name: "mangala-ii",
     title: "Mangala II (Ottoman)",
     pits_per_row: 6,
-    start_count: 6,
+    start: Start::Uniform(6),
+    any_total: false,
     move_choice: MoveChoice::AnyPit,
     direction: Direction::CounterClockwise,
+    sow_own_store: false,
+    skip_origin: false,
     laps: Laps::Single {
         captures: CaptureCounts::of(&[2, 4, 6]),
     },
-    feeding: false,
-    stores: false,
+    capture_side: CaptureSide::Any,
+    capture_chain: true,
+    capture_empty_opposite: false,
+    grand_slam: GrandSlam::Captures,
+    extra_turn_in_store: false,
+    must_feed: false,
+    unfed: Unfed::StarvedPlayerTakesAll,
     own_end: OwnEnd::EmptyBoard,
     leftover: Leftover::SplitEvenly,
+    no_progress_limit: Some(100),
+    stores: false,
 };
 
-pub(super) const MANGALA_IV: Rules = Rules {
+pub(crate) const MANGALA_IV: Rules = Rules {
     name: "mangala-iv",
     title: "Mangala IV (Gaziantep)",
     pits_per_row: 7,
-    start_count: 7,
+    start: Start::Uniform(7),
+    any_total: false,
     move_choice: MoveChoice::Leftmost,
     direction: Direction::Clockwise,
+    sow_own_store: false,
+    skip_origin: false,
     laps: Laps::RelayWithOpposite {
         captures: CaptureCounts::of(&[2, 4]),
     },
-    feeding: false,
-    stores: false,
+    capture_side: CaptureSide::Any,
+    capture_chain: true,
+    capture_empty_opposite: false,
+    grand_slam: GrandSlam::Captures,
+    extra_turn_in_store: false,
+    must_feed: false,
+    unfed: Unfed::StarvedPlayerTakesAll,
     own_end: OwnEnd::EmptyBoard,
     leftover: Leftover::RowOwner,
+    no_progress_limit: Some(100),
+    stores: false,
 };
 
-pub(super) const AL_MANQALA: Rules = Rules {
+pub(crate) const AL_MANQALA: Rules = Rules {
     name: "al-manqala",
     title: "Al-manqala (Galilee)",
     pits_per_row: 7,
-    start_count: 7,
+    start: Start::Uniform(7),
+    any_total: false,
     move_choice: MoveChoice::AnyPit,
     direction: Direction::CounterClockwise,
+    sow_own_store: false,
+    skip_origin: false,
     laps: Laps::Single {
         captures: CaptureCounts::of(&[2, 4]),
     },
-    feeding: true,
-    stores: false,
+    capture_side: CaptureSide::Any,
+    capture_chain: true,
+    capture_empty_opposite: false,
+    grand_slam: GrandSlam::Captures,
+    extra_turn_in_store: false,
+    must_feed: true,
+    unfed: Unfed::StarvedPlayerTakesAll,
     own_end: OwnEnd::EmptyBoard,
     leftover: Leftover::SplitEvenly,
+    no_progress_limit: Some(100),
+    stores: false,
 };
 
-pub(super) const ANYWOLI: Rules = Rules {
+pub(crate) const ANYWOLI: Rules = Rules {
     name: "anywoli",
     title: "Anywoli (Anuak)",
     pits_per_row: 12,
-    start_count: 4,
+    start: Start::Uniform(4),
+    any_total: false,
     move_choice: MoveChoice::AnyPit,
     direction: Direction::CounterClockwise,
+    sow_own_store: false,
+    skip_origin: false,
     laps: Laps::RelayFours,
-    feeding: false,
-    stores: true,
+    capture_side: CaptureSide::Any,
+    capture_chain: false,
+    capture_empty_opposite: false,
+    grand_slam: GrandSlam::Captures,
+    extra_turn_in_store: false,
+    must_feed: false,
+    unfed: Unfed::StarvedPlayerTakesAll,
     own_end: OwnEnd::LastFour,
     leftover: Leftover::LastFourReceiver,
+    no_progress_limit: Some(100),
+    stores: true,
 };
 
+pub(crate) const KALAH: Rules = Rules {
+    name: "kalah",
+    title: "Kalah",
+    pits_per_row: 6,
+    start: Start::Uniform(4),
+    any_total: true,
+    move_choice: MoveChoice::AnyPit,
+    direction: Direction::CounterClockwise,
+    sow_own_store: true,
+    skip_origin: false,
+    laps: Laps::Single {
+        captures: CaptureCounts::NONE,
+    },
+    capture_side: CaptureSide::Own,
+    capture_chain: false,
+    capture_empty_opposite: true,
+    grand_slam: GrandSlam::Captures,
+    extra_turn_in_store: true,
+    must_feed: false,
+    unfed: Unfed::StarvedPlayerTakesAll,
+    own_end: OwnEnd::RowEmpty,
+    leftover: Leftover::RowOwner,
+    no_progress_limit: None,
+    stores: true,
+};
+
+pub(crate) const OWARE: Rules = Rules {
+    name: "oware",
+    title: "Oware (abapa)",
+    pits_per_row: 6,
+    start: Start::Uniform(4),
+    any_total: false,
+    move_choice: MoveChoice::AnyPit,
+    direction: Direction::CounterClockwise,
+    sow_own_store: false,
+    skip_origin: true,
+    laps: Laps::Single {
+        captures: CaptureCounts::of(&[2, 3]),
+    },
+    capture_side: CaptureSide::Opponent,
+    capture_chain: true,
+    capture_empty_opposite: false,
+    grand_slam: GrandSlam::CapturesNothing,
+    extra_turn_in_store: false,
+    must_feed: true,
+    unfed: Unfed::MoverTakesAll,
+    own_end: OwnEnd::Majority,
+    leftover: Leftover::RowOwner,
+    no_progress_limit: None,
+    stores: false,
+};
+
+/// The built-in games, in the order of their [`Variant`]s.
+pub(crate) const BUILT_IN: [&Rules; 6] = [
+    &MANGALA_II,
+    &MANGALA_IV,
+    &AL_MANQALA,
+    &ANYWOLI,
+    &KALAH,
+    &OWARE,
+];
+
+/// Games registered at run time: at most this many in one process.
+pub const MAX_REGISTERED: usize = 256 - BUILT_IN.len();
+
+/// A registered game: its rules and where its sowings end, both made once and kept for the
+/// process's life (a position of the game may outlive any use of its name).
+struct Registered {
+    rules: &'static Rules,
+    landings: &'static LandingTable,
+}
+
+static REGISTERED: [OnceLock<Registered>; MAX_REGISTERED] =
+    [const { OnceLock::new() }; MAX_REGISTERED];
+static REGISTERED_COUNT: AtomicUsize = AtomicUsize::new(0);
+
+/// Why a game could not be registered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegisterError {
+    /// A built-in game has that name.
+    BuiltInName(String),
+    /// The process has registered as many games as it can.
+    Full,
+}
+
+impl fmt::Display for RegisterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegisterError::BuiltInName(name) => {
+                write!(
+                    f,
+                    "'{name}' is a built-in game: give the new game a name of its own"
+                )
+            }
+            RegisterError::Full => write!(
+                f,
+                "{MAX_REGISTERED} games are registered already, as many as one process holds"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RegisterError {}
+
 impl Variant {
-    pub const ALL: [Variant; 4] = [
+    /// The built-in games.
+    pub const ALL: [Variant; 6] = [
         Variant::MangalaII,
         Variant::MangalaIV,
         Variant::AlManqala,
         Variant::Anywoli,
+        Variant::Kalah,
+        Variant::Oware,
     ];
 
+    /// Every game known now: the built-in ones, then the registered ones in the order they came
+    /// (a game registered again under the same name replaces the earlier one in this list).
+    pub fn all() -> Vec<Variant> {
+        let mut games: Vec<Variant> = Variant::ALL.to_vec();
+        let count = REGISTERED_COUNT.load(Ordering::Acquire);
+        for (index, slot) in REGISTERED.iter().enumerate().take(count) {
+            if slot.get().is_none() {
+                continue;
+            }
+            let game = Variant((BUILT_IN.len() + index) as u8);
+            match games.iter().position(|g| g.name() == game.name()) {
+                Some(at) => games[at] = game,
+                None => games.push(game),
+            }
+        }
+        games
+    }
+
+    /// Adds a game (checked by [`crate::definition`], or made by the caller, who answers for
+    /// its consistency) under its name; a registered game of the same name is replaced for
+    /// lookups by name, while positions of the earlier one keep their rules. Registering the
+    /// same rules again returns the game registered before (a GUI may load a file every game).
+    pub fn register(rules: Rules) -> Result<Variant, RegisterError> {
+        if Variant::ALL
+            .iter()
+            .any(|v| v.name().eq_ignore_ascii_case(rules.name))
+        {
+            return Err(RegisterError::BuiltInName(rules.name.to_string()));
+        }
+        if let Some(same) = Variant::all()
+            .into_iter()
+            .find(|v| !v.is_built_in() && *v.rules() == rules)
+        {
+            return Ok(same);
+        }
+        let index = REGISTERED_COUNT.fetch_add(1, Ordering::AcqRel);
+        if index >= MAX_REGISTERED {
+            REGISTERED_COUNT.fetch_sub(1, Ordering::AcqRel);
+            return Err(RegisterError::Full);
+        }
+        let rules: &'static Rules = Box::leak(Box::new(rules));
+        let landings: &'static LandingTable = Box::leak(Box::new(LandingTable::new(rules)));
+        let _ = REGISTERED[index].set(Registered { rules, landings });
+        Ok(Variant((BUILT_IN.len() + index) as u8))
+    }
+
+    /// The game's number in the registry (built-in games first), below 256: for tables kept per
+    /// game.
     #[inline]
-    pub const fn rules(self) -> &'static Rules {
-        match self {
-            Variant::MangalaII => &MANGALA_II,
-            Variant::MangalaIV => &MANGALA_IV,
-            Variant::AlManqala => &AL_MANQALA,
-            Variant::Anywoli => &ANYWOLI,
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// Whether the game is one of the built-in ones (compiled with its rules as constants).
+    #[inline]
+    pub const fn is_built_in(self) -> bool {
+        (self.0 as usize) < BUILT_IN.len()
+    }
+
+    #[inline]
+    pub fn rules(self) -> &'static Rules {
+        match BUILT_IN.get(self.0 as usize) {
+            Some(rules) => rules,
+            None => self.registered().rules,
         }
     }
 
-    pub const fn name(self) -> &'static str {
+    /// Where the sowings of a registered game end (built-in games have theirs compiled in).
+    pub(crate) fn registered_landings(self) -> &'static LandingTable {
+        self.registered().landings
+    }
+
+    fn registered(self) -> &'static Registered {
+        REGISTERED[self.0 as usize - BUILT_IN.len()]
+            .get()
+            .expect("a Variant is only made for a registered game")
+    }
+
+    pub fn name(self) -> &'static str {
         self.rules().name
     }
 }
@@ -228,16 +576,24 @@ impl fmt::Display for Variant {
     }
 }
 
-/// The name given is not one of the four games.
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Variant({})", self.name())
+    }
+}
+
+/// The name given is not one of the games known.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownVariant(pub String);
 
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Variant::all().iter().map(|v| v.name()).collect();
         write!(
             f,
-            "unknown variant '{}' (expected one of mangala-ii, mangala-iv, al-manqala, anywoli)",
-            self.0
+            "unknown variant '{}' (expected one of {})",
+            self.0,
+            names.join(", ")
         )
     }
 }
@@ -249,7 +605,7 @@ impl FromStr for Variant {
 
     /// Names are matched case-insensitively, as option values are in UCI.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Variant::ALL
+        Variant::all()
             .into_iter()
             .find(|v| v.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| UnknownVariant(s.to_string()))

@@ -2,9 +2,10 @@
 //! the naive reference implementation move by move, counters are conserved, position strings
 //! round-trip, and perft's bulk counting matches playing out.
 
+use mancala_rules::definition;
 use mancala_rules::{Ending, Game, LastFourRule, Move, Position, Side, Variant, perft};
 use mancala_testkit::reference::{RefEnding, RefGame, RefMove, RefPosition};
-use mancala_testkit::strategies::game_start;
+use mancala_testkit::strategies::{game_definition, game_start, game_start_of, position_string};
 use proptest::prelude::*;
 
 fn to_ref_move(mv: Move, n: usize) -> RefMove {
@@ -19,13 +20,59 @@ fn ref_ending(ending: Ending) -> RefEnding {
         Ending::Repetition => RefEnding::Repetition,
         Ending::NoProgress => RefEnding::NoProgress,
         Ending::EndlessMove => RefEnding::Endless,
+        Ending::RowEmpty => RefEnding::RowEmpty,
+        Ending::Majority => RefEnding::Majority,
     }
+}
+
+/// Plays `choices` from `start` on the rules and on the reference, demanding the same legal
+/// moves, positions, endings and final totals.
+fn agree_with_reference(
+    v: Variant,
+    start: &str,
+    choices: &[u16],
+    first_capture_rule: bool,
+) -> Result<(), TestCaseError> {
+    let rule = if first_capture_rule {
+        LastFourRule::FirstCapture
+    } else {
+        LastFourRule::MostRecentFour
+    };
+    let n = v.rules().pits_per_row;
+    let base = Position::from_position_string(v, start).unwrap();
+    let mut game = Game::new(base, rule);
+    let mut reference = RefGame::new(RefPosition::parse(v, start));
+    for &choice in choices {
+        let legal: Vec<Move> = game.legal_moves().iter().copied().collect();
+        let ref_legal: Vec<RefMove> = legal.iter().map(|&m| to_ref_move(m, n)).collect();
+        prop_assert_eq!(
+            &ref_legal,
+            &reference.legal(),
+            "legal moves in {}",
+            game.position()
+        );
+        prop_assert_eq!(game.ending().map(ref_ending), reference.ending);
+        let pos = game.position();
+        prop_assert_eq!(pos.is_game_over(), pos.legal_moves().is_empty(), "{}", pos);
+        if legal.is_empty() {
+            let ending = reference.ending.unwrap();
+            prop_assert_eq!(
+                game.final_totals(),
+                Some(reference.current().final_totals(ending, rule))
+            );
+            break;
+        }
+        let mv = legal[choice as usize % legal.len()];
+        game.play(mv).unwrap();
+        reference.play(to_ref_move(mv, n));
+        prop_assert_eq!(game.position().to_string(), reference.current().to_text());
+    }
+    Ok(())
 }
 
 fn conserved(pos: &Position) -> bool {
     let on_board: u32 = pos.pits().iter().map(|&c| c as u32).sum();
-    on_board + pos.captured(Side::South) as u32 + pos.captured(Side::North) as u32
-        == pos.rules().total()
+    on_board + pos.captured(Side::South) as u32 + pos.captured(Side::North) as u32 == pos.total()
 }
 
 proptest! {
@@ -39,28 +86,16 @@ proptest! {
         choices in prop::collection::vec(any::<u16>(), 0..400),
         first_capture_rule in any::<bool>(),
     ) {
-        let rule = if first_capture_rule { LastFourRule::FirstCapture } else { LastFourRule::MostRecentFour };
-        let n = v.rules().pits_per_row;
-        let base = Position::from_position_string(v, &start).unwrap();
-        let mut game = Game::new(base, rule);
-        let mut reference = RefGame::new(RefPosition::parse(v, &start));
-        for choice in choices {
-            let legal: Vec<Move> = game.legal_moves().iter().copied().collect();
-            let ref_legal: Vec<RefMove> = legal.iter().map(|&m| to_ref_move(m, n)).collect();
-            prop_assert_eq!(&ref_legal, &reference.legal(), "legal moves in {}", game.position());
-            prop_assert_eq!(game.ending().map(ref_ending), reference.ending);
-            let pos = game.position();
-            prop_assert_eq!(pos.is_game_over(), pos.legal_moves().is_empty(), "{}", pos);
-            if legal.is_empty() {
-                let ending = reference.ending.unwrap();
-                prop_assert_eq!(game.final_totals(), Some(reference.current().final_totals(ending, rule)));
-                break;
-            }
-            let mv = legal[choice as usize % legal.len()];
-            game.play(mv).unwrap();
-            reference.play(to_ref_move(mv, n));
-            prop_assert_eq!(game.position().to_string(), reference.current().to_text());
-        }
+        agree_with_reference(v, &start, &choices, first_capture_rule)?;
+    }
+
+    /// The same for the two games beyond the seeds, which the suite above samples less often.
+    #[test]
+    fn kalah_and_oware_agree_with_reference(
+        (v, start) in game_start_of(&[Variant::Kalah, Variant::Oware]),
+        choices in prop::collection::vec(any::<u16>(), 0..400),
+    ) {
+        agree_with_reference(v, &start, &choices, false)?;
     }
 
     /// Every move conserves the counters, and every position string reads back as the same
@@ -125,6 +160,119 @@ proptest! {
             for pit in (0..2 * n).filter(|&p| pos.pits()[p] == 0) {
                 prop_assert_eq!(pos.capture_hint(pit), None, "{} pit {}", pos, pit);
             }
+        }
+    }
+}
+
+/// The built-in game `v` registered again from its own file under another name: the same rules
+/// played through the general code instead of the compiled specialisation.
+fn loaded_copy(v: Variant) -> Variant {
+    let text = definition::write(v.rules()).replace(
+        &format!("name = \"{}\"", v.name()),
+        &format!("name = \"{}-from-file\"", v.name()),
+    );
+    definition::register(&text).unwrap()
+}
+
+/// Plays `choices` from `start` in a game of a file, checking every invariant a game must keep:
+/// counters conserved, strings that read back, no moves exactly when the game is over, and
+/// perft's bulk counting.
+fn keeps_the_invariants(v: Variant, start: &str, choices: &[u16]) -> Result<(), TestCaseError> {
+    let base = Position::from_position_string(v, start)
+        .map_err(|e| TestCaseError::fail(format!("{start}: {e}")))?;
+    prop_assert_eq!(base.to_string(), start);
+    let mut game = Game::new(base, LastFourRule::default());
+    for &choice in choices {
+        let pos = *game.position();
+        prop_assert!(conserved(&pos), "not conserved: {}", pos);
+        prop_assert_eq!(Position::from_position_string(v, &pos.to_string()), Ok(pos));
+        prop_assert_eq!(pos.is_game_over(), pos.legal_moves().is_empty(), "{}", pos);
+        let mut expected = 0;
+        for &mv in &pos.legal_moves() {
+            let mut child = pos;
+            if !child.play_unchecked(mv).endless {
+                expected += child.legal_moves().len() as u64;
+            }
+        }
+        prop_assert_eq!(perft(&pos, 2), expected, "{}", pos);
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            let totals = game
+                .final_totals()
+                .expect("a finished game has final totals");
+            prop_assert!(
+                totals[0] + totals[1] <= pos.total(),
+                "{:?} of {}",
+                totals,
+                pos
+            );
+            break;
+        }
+        game.play(legal.as_slice()[choice as usize % legal.len()])
+            .unwrap();
+    }
+    Ok(())
+}
+
+proptest! {
+    // Every case may register a game, and a process holds a few hundred.
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+
+    /// A random game file that the engine accepts reads back from its written form, and its
+    /// games keep every invariant, from the start and from random positions.
+    #[test]
+    fn random_game_files_load_and_keep_the_invariants(
+        text in game_definition(),
+        choices in prop::collection::vec(any::<u16>(), 0..300),
+        from_start in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let rules = definition::parse(&text)
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(definition::parse(&definition::write(&rules)), Ok(rules));
+        let v = definition::register(&text).unwrap();
+        let start = if from_start {
+            Position::start(v).to_string()
+        } else {
+            use proptest::strategy::ValueTree;
+            let mut runner = proptest::test_runner::TestRunner::new_with_rng(
+                ProptestConfig::default(),
+                proptest::test_runner::TestRng::from_seed(
+                    proptest::test_runner::RngAlgorithm::ChaCha,
+                    &[seed.to_le_bytes(), [7; 8], [1; 8], [2; 8]].concat(),
+                ),
+            );
+            position_string(v).new_tree(&mut runner).unwrap().current()
+        };
+        keeps_the_invariants(v, &start, &choices)?;
+    }
+
+    /// Each built-in game loaded from its own file plays exactly as the compiled one: the same
+    /// legal moves, positions, endings and totals, and the same perft.
+    #[test]
+    fn a_game_loaded_from_its_file_plays_as_the_compiled_one(
+        (v, start) in game_start(),
+        choices in prop::collection::vec(any::<u16>(), 0..300),
+    ) {
+        let copy = loaded_copy(v);
+        prop_assert!(!copy.is_built_in());
+        let mut compiled = Game::new(Position::from_position_string(v, &start).unwrap(),
+            LastFourRule::default());
+        let mut loaded = Game::new(Position::from_position_string(copy, &start).unwrap(),
+            LastFourRule::default());
+        prop_assert_eq!(perft(compiled.position(), 3), perft(loaded.position(), 3));
+        for choice in choices {
+            prop_assert_eq!(compiled.position().to_string(), loaded.position().to_string());
+            prop_assert_eq!(compiled.ending(), loaded.ending());
+            prop_assert_eq!(compiled.final_totals(), loaded.final_totals());
+            let legal = compiled.legal_moves();
+            let loaded_legal = loaded.legal_moves();
+            prop_assert_eq!(legal.as_slice(), loaded_legal.as_slice());
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal.as_slice()[choice as usize % legal.len()];
+            prop_assert_eq!(compiled.play(mv).unwrap(), loaded.play(mv).unwrap());
         }
     }
 }

@@ -773,3 +773,297 @@ fn position_string_errors_read_well() {
         .unwrap_err();
     assert_eq!(err.to_string(), "pit D is 'x', not a non-negative integer");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Kalah
+
+#[test]
+fn kalah_sowing_passes_through_the_movers_store() {
+    // C's four counters: D, E, F and South's store.
+    check_move(
+        "kalah",
+        "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+        "A B C D E F",
+        "C",
+        "4-4-0-5-5-5-4-4-4-4-4-4-1-0-S",
+    );
+}
+
+#[test]
+fn kalah_sowing_skips_the_opponents_store() {
+    // F's nine: South's store, a to f, then past North's store into A and B (B, empty before,
+    // faces e's two: captured with the last counter).
+    check_move(
+        "kalah",
+        "0-0-0-0-0-9-1-1-1-1-1-1-20-13-S",
+        "F",
+        "F",
+        "1-0-0-0-0-0-2-2-2-2-0-2-24-13-N",
+    );
+    // North's hand goes through North's store, past South's, and ends in North's empty b,
+    // facing E's two: North's store gains 1 + 3.
+    let mut pos = position("kalah", "0-0-0-0-1-0-0-0-0-0-0-9-10-10-N");
+    pos.play(mv("f")).unwrap();
+    assert_eq!(pos.to_string(), "1-1-1-1-0-1-1-0-0-0-0-0-10-14-S");
+}
+
+#[test]
+fn kalah_last_counter_in_the_movers_store_moves_again() {
+    let effect = check_move(
+        "kalah",
+        "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+        "A B C D E F",
+        "C",
+        "4-4-0-5-5-5-4-4-4-4-4-4-1-0-S",
+    );
+    assert_eq!(
+        effect.captured, 1,
+        "a counter sown into the store counts as gained"
+    );
+    let mut pos = position("kalah", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-N");
+    pos.play(mv("c")).unwrap();
+    assert_eq!(pos.side_to_move(), Side::North);
+}
+
+#[test]
+fn kalah_last_counter_in_an_empty_own_pit_takes_the_opposite_pit() {
+    check_move(
+        "kalah",
+        "1-0-3-0-0-0-0-0-0-0-5-2-10-10-S",
+        "A C",
+        "A",
+        "0-0-3-0-0-0-0-0-0-0-0-2-16-10-N",
+    );
+    // North's the same way: a into the empty b, facing E.
+    let mut pos = position("kalah", "1-1-1-1-1-1-1-0-0-0-0-1-10-10-N");
+    pos.play(mv("a")).unwrap();
+    assert_eq!(pos.to_string(), "1-1-1-1-0-1-0-0-0-0-0-1-10-12-S");
+}
+
+#[test]
+fn kalah_an_empty_own_pit_facing_an_empty_pit_takes_nothing() {
+    check_move(
+        "kalah",
+        "1-0-0-0-0-3-0-0-0-0-0-2-10-10-S",
+        "A F",
+        "A",
+        "0-1-0-0-0-3-0-0-0-0-0-2-10-10-N",
+    );
+}
+
+#[test]
+fn kalah_an_empty_pit_of_the_opponent_takes_nothing() {
+    check_move(
+        "kalah",
+        "0-0-0-0-1-2-0-5-0-0-0-0-10-10-S",
+        "E F",
+        "F",
+        "0-0-0-0-1-0-1-5-0-0-0-0-11-10-N",
+    );
+}
+
+#[test]
+fn kalah_a_lap_of_thirteen_ends_in_its_emptied_origin_and_captures() {
+    // A's thirteen: B to F, the store, a to f, past North's store, and back into A (emptied
+    // when lifted): A's counter and f's three go to the store.
+    check_move(
+        "kalah",
+        "13-1-1-1-1-1-2-2-2-2-2-2-10-10-S",
+        "A B C D E F",
+        "A",
+        "0-2-2-2-2-2-3-3-3-3-3-0-15-10-N",
+    );
+}
+
+#[test]
+fn kalah_either_row_empty_ends_the_game_and_each_takes_their_own_row() {
+    // South's move empties South's row: North adds its 18 and wins.
+    let mut game = game_from("kalah", "0-0-0-0-0-1-3-3-3-3-3-3-20-10-S");
+    game.play(mv("F")).unwrap();
+    assert_eq!(game.ending(), Some(Ending::RowEmpty));
+    assert_eq!(game.score(), [21, 28]);
+    assert_eq!(game.result(), Some(GameResult::NorthWins));
+    // North's move empties North's row: South adds what is left in theirs.
+    let mut game = game_from("kalah", "0-0-0-0-0-1-0-0-0-0-0-3-10-10-N");
+    game.play(mv("f")).unwrap();
+    assert_eq!(
+        game.position().to_string(),
+        "1-1-0-0-0-1-0-0-0-0-0-0-10-11-S"
+    );
+    assert_eq!(game.ending(), Some(Ending::RowEmpty));
+    assert_eq!(game.score(), [13, 11]);
+    // Equal stores are a draw.
+    let game = game_from("kalah", "0-0-0-0-0-0-0-0-0-0-0-2-12-10-S");
+    assert_eq!(game.result(), Some(GameResult::Draw));
+}
+
+#[test]
+fn kalah_position_strings_take_any_total() {
+    for count in 3..=6 {
+        let text = format!("{count}-").repeat(12) + "0-0-S";
+        let pos = position("kalah", &text);
+        assert_eq!(pos.on_board(), 12 * count);
+        assert_eq!(pos.to_string(), text);
+    }
+    // Oware's total is fixed.
+    assert!(matches!(
+        Position::from_position_string(Variant::Oware, "3-3-3-3-3-3-3-3-3-3-3-3-0-0-S")
+            .unwrap_err(),
+        PositionStringError::WrongTotal {
+            expected: 48,
+            found: 36,
+            ..
+        }
+    ));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Oware
+
+#[test]
+fn oware_captures_twos_and_threes_of_the_opponents_row_only() {
+    // B becomes 2 on South's own row: nothing is taken.
+    check_move(
+        "oware",
+        "1-1-0-0-0-0-4-4-4-4-4-4-11-11-S",
+        "A B",
+        "A",
+        "0-2-0-0-0-0-4-4-4-4-4-4-11-11-N",
+    );
+    // A 4 is not taken.
+    check_move(
+        "oware",
+        "0-0-0-0-0-1-3-4-4-4-4-4-12-12-S",
+        "F",
+        "F",
+        "0-0-0-0-0-0-4-4-4-4-4-4-12-12-N",
+    );
+}
+
+#[test]
+fn oware_capture_chain_runs_backwards_while_pits_hold_two_or_three() {
+    // d (2), c (3) and b (2) are taken; a (1) stops the chain.
+    check_move(
+        "oware",
+        "0-0-0-0-0-4-0-1-2-1-4-4-16-16-S",
+        "F",
+        "F",
+        "0-0-0-0-0-0-1-0-0-0-4-4-23-16-N",
+    );
+}
+
+#[test]
+fn oware_capture_chain_stops_at_the_movers_own_row() {
+    // a (2) is taken; F, holding 2 but South's own, is not.
+    check_move(
+        "oware",
+        "0-0-0-0-2-1-1-4-4-4-4-4-12-12-S",
+        "E F",
+        "E",
+        "0-0-0-0-0-2-0-4-4-4-4-4-14-12-N",
+    );
+}
+
+#[test]
+fn oware_grand_slam_is_played_and_takes_nothing() {
+    check_move(
+        "oware",
+        "4-4-4-4-4-3-1-2-1-0-0-0-10-11-S",
+        "A B C D E F",
+        "F",
+        "4-4-4-4-4-0-2-3-2-0-0-0-10-11-N",
+    );
+}
+
+#[test]
+fn oware_a_lap_of_twelve_or_more_skips_its_origin() {
+    // F's twelve: a to f, A to E, past F, and a again (a then holds 2 and is taken).
+    check_move(
+        "oware",
+        "0-0-0-0-0-12-0-0-0-0-0-0-18-18-S",
+        "F",
+        "F",
+        "1-1-1-1-1-0-0-1-1-1-1-1-20-18-N",
+    );
+}
+
+#[test]
+fn oware_must_feed_an_empty_row() {
+    check_move(
+        "oware",
+        "0-0-3-0-1-2-0-0-0-0-0-0-20-22-S",
+        "F",
+        "F",
+        "0-0-3-0-1-0-1-1-0-0-0-0-20-22-N",
+    );
+    assert_eq!(
+        illegal_reason("oware", "0-0-3-0-1-2-0-0-0-0-0-0-20-22-S", "C"),
+        IllegalReason::DoesNotFeed
+    );
+}
+
+#[test]
+fn oware_when_no_move_can_feed_the_mover_takes_their_row() {
+    let game = game_from("oware", "0-0-0-1-1-0-0-0-0-0-0-0-24-22-S");
+    assert!(game.legal_moves().is_empty());
+    assert_eq!(game.ending(), Some(Ending::Starvation));
+    assert_eq!(game.score(), [26, 22]);
+    assert_eq!(game.result(), Some(GameResult::SouthWins));
+}
+
+#[test]
+fn oware_more_than_half_captured_ends_the_game_at_once() {
+    let mut game = game_from("oware", "0-0-0-0-0-2-1-2-0-0-0-4-23-16-S");
+    game.play(mv("F")).unwrap();
+    assert_eq!(game.ending(), Some(Ending::Majority));
+    // The counters left on the board go to nobody.
+    assert_eq!(game.score(), [28, 16]);
+    assert_eq!(game.result(), Some(GameResult::SouthWins));
+    // 24 each is a draw (with nothing left, the board is empty as well, which names the end).
+    let game = game_from("oware", "0-0-0-0-0-0-0-0-0-0-0-0-24-24-S");
+    assert_eq!(game.ending(), Some(Ending::BoardEmpty));
+    assert_eq!(game.result(), Some(GameResult::Draw));
+}
+
+#[test]
+fn oware_third_occurrence_gives_each_row_to_its_owner() {
+    // One counter each, chasing each other round the board: twelve moves bring the position
+    // back, and twenty-four make its third occurrence.
+    let mut game = game_from("oware", "1-0-0-0-0-0-0-1-0-0-0-0-23-23-S");
+    let cycle = "A b B c C d D e E f F a";
+    play_line(&mut game, cycle);
+    assert_eq!(game.ending(), None);
+    play_line(&mut game, cycle);
+    assert_eq!(game.ending(), Some(Ending::Repetition));
+    assert_eq!(game.score(), [24, 24]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules only game files use
+// ---------------------------------------------------------------------------------------------
+
+/// Oware's board without a pass: the player to move with an empty row ends the game.
+fn no_pass_oware() -> Variant {
+    let text = mancala_rules::definition::write(variant("oware").rules())
+        .replace("name = \"oware\"", "name = \"oware-no-pass\"")
+        .replace(
+            "game-ends = \"majority\"",
+            "game-ends = \"mover-row-empty\"",
+        )
+        .replace("must-feed = true", "must-feed = false");
+    mancala_rules::definition::register(&text).unwrap()
+}
+
+#[test]
+fn mover_row_empty_ends_the_game_and_each_takes_their_own_row() {
+    let v = no_pass_oware();
+    let pos = Position::from_position_string(v, "0-0-0-0-0-0-0-3-0-0-2-0-20-23-S").unwrap();
+    let game = Game::new(pos, LastFourRule::default());
+    assert_eq!(game.ending(), Some(Ending::RowEmpty));
+    assert_eq!(game.score(), [20, 28]);
+    // North's row empty with South to move is no end: South plays on.
+    let pos = Position::from_position_string(v, "0-0-0-3-0-2-0-0-0-0-0-0-20-23-S").unwrap();
+    let game = Game::new(pos, LastFourRule::default());
+    assert_eq!(game.ending(), None);
+    assert_eq!(game.legal_moves().to_string(), "D F");
+}

@@ -30,8 +30,21 @@ pub struct Header {
     pub variant: Variant,
     pub pits: u32,
     pub counters: u32,
-    pub holders: u32,
+    pub states: u32,
     pub positions: u64,
+    /// A fingerprint of the rules of a game loaded from a file (0 for a built-in game), so that
+    /// tables of an earlier version of the file are not taken for this one's.
+    pub rules: u64,
+}
+
+/// The fingerprint of a game's rules for [`Header::rules`]: 0 for a built-in game, else a hash
+/// of its whole game file.
+pub fn rules_fingerprint(variant: Variant) -> u64 {
+    if variant.is_built_in() {
+        return 0;
+    }
+    let text = mancala_rules::definition::write(variant.rules());
+    checksum(&[text.as_bytes()]) | 1
 }
 
 /// Why a layer file cannot be used.
@@ -96,11 +109,14 @@ fn header_bytes(header: &Header) -> [u8; 48] {
     let mut bytes = [0u8; 48];
     bytes[..8].copy_from_slice(MAGIC);
     bytes[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    // The name's first 16 bytes (a longer name of a loaded game is told apart by its rules'
+    // fingerprint).
     let name = header.variant.name().as_bytes();
+    let name = &name[..name.len().min(16)];
     bytes[12..12 + name.len()].copy_from_slice(name);
     bytes[28..32].copy_from_slice(&header.pits.to_le_bytes());
     bytes[32..36].copy_from_slice(&header.counters.to_le_bytes());
-    bytes[36..40].copy_from_slice(&header.holders.to_le_bytes());
+    bytes[36..40].copy_from_slice(&header.states.to_le_bytes());
     bytes[40..48].copy_from_slice(&header.positions.to_le_bytes());
     bytes
 }
@@ -117,7 +133,7 @@ pub fn write_layer(path: &Path, header: &Header, values: &[i8]) -> Result<(), Fi
     let mut file = std::io::BufWriter::new(std::fs::File::create(&temporary).map_err(io)?);
     file.write_all(&head).map_err(io)?;
     file.write_all(&sum.to_le_bytes()).map_err(io)?;
-    file.write_all(&[0u8; 8]).map_err(io)?;
+    file.write_all(&header.rules.to_le_bytes()).map_err(io)?;
     file.write_all(data).map_err(io)?;
     file.into_inner()
         .map_err(|e| io(e.into_error()))?
@@ -159,6 +175,17 @@ pub fn read_layer(path: &Path, expected: &Header) -> Result<Vec<i8>, FileError> 
             format!(
                 "holds {name} with {counters} counters, not {} with {}",
                 expected.variant, expected.counters
+            ),
+        ));
+    }
+    let stored_rules = u64::from_le_bytes(head[56..64].try_into().expect("eight bytes"));
+    if stored_rules != expected.rules {
+        return Err(FileError::Mismatch(
+            path.to_path_buf(),
+            format!(
+                "holds tables of another definition of {} (its game file changed since): build \
+                 them again",
+                expected.variant
             ),
         ));
     }

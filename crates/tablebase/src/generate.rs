@@ -22,7 +22,9 @@ use std::time::{Duration, Instant};
 use super::file::{FileError, layer_path, read_layer, write_layer};
 use super::index::Ranking;
 use super::{Layer, layer_header, mover_board};
-use mancala_rules::{Ending, LastFourRule, MAX_PITS, MAX_ROW, Position, Side, Spec, Variant};
+use mancala_rules::{
+    Ending, LastFourRule, Leftover, MAX_PITS, MAX_ROW, OwnEnd, Position, Side, Spec, Variant,
+};
 
 /// Positions per unit of work handed to a thread.
 const CHUNK: u64 = 1 << 14;
@@ -60,7 +62,7 @@ pub enum Event {
 /// Why a build failed.
 #[derive(Debug)]
 pub enum BuildError {
-    /// Mangala IV has no choice of move, and so no tables.
+    /// The game has no tables (see [`has_tables`]).
     NoTables(Variant),
     /// Too many counters for this build (a layer would not fit an index or memory).
     TooLarge {
@@ -75,12 +77,18 @@ pub enum BuildError {
 impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            BuildError::NoTables(v) => {
+            BuildError::NoTables(v) if v.rules().has_forced_moves() => {
                 write!(
                     f,
                     "{v} has no tables: its play is forced (query side solves it)"
                 )
             }
+            BuildError::NoTables(v) => write!(
+                f,
+                "{v} has no tables: endless play gives each player their own row, so its value \
+                 depends on where the play began to cycle, which a table of positions cannot \
+                 hold (solve computes it)"
+            ),
             BuildError::TooLarge { counters, limit } => write!(
                 f,
                 "{counters} counters is more than this build can hold (at most {limit})"
@@ -108,14 +116,47 @@ pub struct BuildReport {
     pub seconds: f64,
 }
 
+/// Positions (bytes) that the layers up to the largest a build accepts may hold in all, for a
+/// game without a limit of its own below.
+const MAX_TABLE_POSITIONS: u64 = 1 << 35;
+
 /// The largest layer a build accepts: the values of all layers up to it must fit in memory.
 pub fn max_counters(variant: Variant) -> u32 {
     match variant {
         Variant::MangalaII => 30,
         Variant::AlManqala => 26,
         Variant::Anywoli => 16,
-        Variant::MangalaIV => 0,
+        _ if !has_tables(variant) => 0,
+        _ => {
+            let rules = variant.rules();
+            let ranking = Ranking::new(rules.pit_count());
+            let mut positions = 0u64;
+            let most = rules.total().min(Ranking::MAX_COUNTERS as u32);
+            (0..=most)
+                .take_while(|&n| {
+                    let states = super::states(variant, n) as u64;
+                    positions = positions
+                        .saturating_add(ranking.layer_size(n as usize).saturating_mul(states));
+                    positions <= MAX_TABLE_POSITIONS
+                })
+                .last()
+                .unwrap_or(0)
+        }
     }
+}
+
+/// Whether a game has tables: a choice of move (a game without one is solved by playing it
+/// out), and endless play worth the same wherever it is cut. Endless play is scored by the
+/// leftover rule on the board where the line began to cycle; the tables, one value a position,
+/// score it on any board of the cycle, which is the same thing when the leftover rule gives
+/// the same margin on every board of a cycle without captures: splitting evenly, or the last
+/// four's receiver (who does not change without a capture). Each row to its owner does not,
+/// unless the game cannot cycle at all, as in a game that sows into stores (a hand that leaves
+/// the mover's row drops a counter in the store, and one that stays in it moves every counter
+/// closer to it).
+pub fn has_tables(variant: Variant) -> bool {
+    let rules = variant.rules();
+    !rules.has_forced_moves() && (rules.leftover != Leftover::RowOwner || rules.sow_own_store)
 }
 
 /// Builds (or completes) the tables of `variant` up to `max` counters in `dir` with `threads`
@@ -128,7 +169,7 @@ pub fn build(
     stop: &AtomicBool,
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<BuildReport, BuildError> {
-    if variant.rules().has_forced_moves() {
+    if !has_tables(variant) {
         return Err(BuildError::NoTables(variant));
     }
     let limit = max_counters(variant).min(variant.rules().total());
@@ -146,7 +187,7 @@ pub fn build(
     for counters in 0..=max {
         let path = layer_path(dir, variant, counters);
         let header = layer_header(variant, counters);
-        let boards = header.positions / header.holders as u64;
+        let boards = header.positions / header.states as u64;
         let reused = if path.exists() {
             match read_layer(&path, &header) {
                 Ok(values) => Some(values),
@@ -176,7 +217,7 @@ pub fn build(
                     expected_passes: passes_before,
                 });
                 let (values, passes) = mancala_rules::with_spec!(variant, S => {
-                    LayerBuild::<S>::new(counters, boards, header.holders, &layers)
+                    LayerBuild::<S>::new(variant, counters, boards, header.states, &layers)
                         .run(threads, stop, progress)
                 })?;
                 passes_before = passes;
@@ -213,9 +254,9 @@ pub fn build_in_memory(variant: Variant, max: u32) -> Vec<Layer> {
     let mut layers: Vec<Layer> = Vec::new();
     for counters in 0..=max {
         let header = layer_header(variant, counters);
-        let boards = header.positions / header.holders as u64;
+        let boards = header.positions / header.states as u64;
         let (values, _) = mancala_rules::with_spec!(variant, S => {
-            LayerBuild::<S>::new(counters, boards, header.holders, &layers)
+            LayerBuild::<S>::new(variant, counters, boards, header.states, &layers)
                 .run(1, &never, &|_| {})
         })
         .expect("an in-memory build is never stopped");
@@ -230,9 +271,10 @@ pub fn build_in_memory(variant: Variant, max: u32) -> Vec<Layer> {
 
 /// The work of building one layer of the game `S`.
 struct LayerBuild<'a, S: Spec> {
+    variant: Variant,
     counters: u32,
     boards: u64,
-    holders: u32,
+    states: u32,
     lower: &'a [Layer],
     ranking: Ranking,
     values: Vec<AtomicI8>,
@@ -262,15 +304,22 @@ enum Outcome {
 }
 
 impl<'a, S: Spec> LayerBuild<'a, S> {
-    fn new(counters: u32, boards: u64, holders: u32, lower: &'a [Layer]) -> LayerBuild<'a, S> {
-        let positions = boards * holders as u64;
+    fn new(
+        variant: Variant,
+        counters: u32,
+        boards: u64,
+        states: u32,
+        lower: &'a [Layer],
+    ) -> LayerBuild<'a, S> {
+        let positions = boards * states as u64;
         let words = positions.div_ceil(64) as usize;
         LayerBuild {
+            variant,
             counters,
             boards,
-            holders,
+            states,
             lower,
-            ranking: Ranking::new(S::RULES.pit_count()),
+            ranking: Ranking::new(variant.rules().pit_count()),
             values: (0..positions).map(|_| AtomicI8::new(0)).collect(),
             changed_before: (0..words).map(|_| AtomicU64::new(0)).collect(),
             changed_now: (0..words).map(|_| AtomicU64::new(0)).collect(),
@@ -279,22 +328,37 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
     }
 
     fn positions(&self) -> u64 {
-        self.boards * self.holders as u64
+        self.boards * self.states as u64
     }
 
     /// The position of index `index` (board `board`), South to move.
     fn position(&self, index: u64, board: &[u8]) -> Position {
-        let holder = index / self.boards.max(1);
-        let last_four = match holder {
-            0 => None,
-            1 => Some(Side::South),
-            _ => Some(Side::North),
+        let state = (index / self.boards.max(1)) as u32;
+        let rules = self.variant.rules();
+        let tracks_holders = rules.tracks_four_holders();
+        let last_four = match state {
+            1 if tracks_holders => Some(Side::South),
+            2 if tracks_holders => Some(Side::North),
+            _ => None,
         };
-        let rest = S::RULES.total() - self.counters;
+        // The rest captured where the game's total is fixed, none where it is not. The split
+        // matters only in a majority game (its state); elsewhere a value counts only what the
+        // board will still yield.
+        let rest = if rules.any_total {
+            0
+        } else {
+            rules.total() - self.counters
+        };
+        let captured = if rules.own_end == OwnEnd::Majority {
+            let mine = super::capture_window(self.variant, self.counters).start() + state;
+            [mine, rest - mine]
+        } else {
+            [rest, 0]
+        };
         Position::from_parts(
-            S::VARIANT,
+            self.variant,
             board,
-            [rest as u8, 0],
+            captured.map(|c| c as u8),
             Side::South,
             last_four,
             None,
@@ -307,18 +371,15 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
         pos.final_margin(ending, LastFourRule::MostRecentFour) - pos.captured_margin()
     }
 
-    /// The index of `pos` in its layer (its side to move's view).
+    /// The index of `pos` in its layer (its side to move's view); `None` for a majority game
+    /// already won.
     #[inline]
-    fn locate(&self, pos: &Position) -> u64 {
+    fn locate(&self, pos: &Position) -> Option<u64> {
+        let state = super::state(pos)?;
         let mut board = [0u8; MAX_PITS];
         let len = mover_board(pos, &mut board);
-        let holder = match pos.last_four() {
-            None => 0,
-            Some(side) if side == pos.side_to_move() => 1,
-            Some(_) => 2,
-        };
         let boards = self.ranking.layer_size(pos.on_board() as usize);
-        holder * boards + self.ranking.rank(&board[..len])
+        Some(state * boards + self.ranking.rank(&board[..len]))
     }
 
     /// Where each legal move of `pos` leads; `None` if the game is over in `pos`.
@@ -334,11 +395,11 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
             let same = child.side_to_move() == pos.side_to_move();
             let sign = if same { 1 } else { -1 };
             let gain = sign * child.captured_margin() - before;
+            let located = self.locate(&child);
             *slot = if effect.endless {
                 Outcome::Known(gain + sign * Self::final_future(&child, Ending::EndlessMove))
-            } else {
+            } else if let Some(index) = located {
                 let layer = child.on_board() as usize;
-                let index = self.locate(&child);
                 if layer == self.counters as usize {
                     Outcome::Same { gain, sign, index }
                 } else {
@@ -349,6 +410,11 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
                         index,
                     }
                 }
+            } else {
+                let ending = child
+                    .own_ending_for::<S>()
+                    .expect("a position outside the layer's states is a game won");
+                Outcome::Known(gain + sign * Self::final_future(&child, ending))
             };
         }
         Some(legal.len())
@@ -422,7 +488,7 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
         let chunks = positions.div_ceil(CHUNK);
         let next_chunk = AtomicU64::new(0);
         let changed = AtomicU64::new(0);
-        let pits = S::RULES.pit_count();
+        let pits = self.variant.rules().pit_count();
         std::thread::scope(|scope| {
             for _ in 0..threads.max(1) {
                 scope.spawn(|| {

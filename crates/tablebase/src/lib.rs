@@ -3,12 +3,17 @@
 //! the engine from the directory of the `TablebasePath` option.
 //!
 //! A position's value is its captured margin plus what the board will still yield, and the
-//! latter depends only on the board seen from the side to move (the rules never look at captured
-//! totals). So a table holds, per layer of `n` counters on the board, one signed byte per board
-//! with the mover's row first (the board of a North to move is turned round), indexed by the
-//! board's rank ([`index::Ranking`]); Anywoli adds who received the most recent four (nobody, the
-//! mover, the opponent), which decides its last four and its leftover. The first last-seed
-//! capture does not matter under Anywoli's default convention, the one solved values use.
+//! latter depends on the board seen from the side to move and, in a few games, one more thing
+//! (the board's **state**). So a table holds, per layer of `n` counters on the board, one signed
+//! byte per board and state with the mover's row first (the board of a North to move is turned
+//! round), indexed by the state and the board's rank ([`index::Ranking`]). The states are:
+//!
+//! - Anywoli: who received the most recent four (nobody, the mover, the opponent), which decides
+//!   its last four and its leftover. The first last-seed capture does not matter under Anywoli's
+//!   default convention, the one solved values use.
+//! - A game that ends on a majority of captures (Oware): the mover's captures, which decide when
+//!   the game ends; only the splits of the captures in which nobody has won yet are held.
+//! - Every other game: one state (its rules never look at captured totals).
 
 pub mod file;
 pub mod generate;
@@ -19,33 +24,56 @@ use std::path::{Path, PathBuf};
 
 use file::{FileError, Header, layer_path, read_layer};
 use index::Ranking;
-use mancala_rules::{LastFourRule, MAX_PITS, Position, Side, Variant};
+use mancala_rules::{LastFourRule, MAX_PITS, OwnEnd, Position, Side, Variant};
 
-/// The games that have tables: those with a choice of move (a game whose moves are forced is
-/// played out, not looked up).
+/// The games known now that have tables ([`generate::has_tables`]).
 pub fn games() -> impl Iterator<Item = Variant> {
-    Variant::ALL
+    Variant::all()
         .into_iter()
-        .filter(|v| !v.rules().has_forced_moves())
+        .filter(|&v| generate::has_tables(v))
 }
 
-/// Holder states a position of `variant` can be in.
-pub fn holder_states(variant: Variant) -> u32 {
-    if variant.rules().tracks_four_holders() {
+/// The mover's captures that the states of a majority game's layer of `counters` stand for:
+/// those from which neither player has more than half of the counters yet.
+pub fn capture_window(variant: Variant, counters: u32) -> std::ops::RangeInclusive<u32> {
+    let total = variant.rules().total();
+    let half = total / 2;
+    let captured = total.saturating_sub(counters);
+    captured.saturating_sub(half)..=half.min(captured)
+}
+
+/// The states a board of `counters` counters can be in, in `variant` (see the crate's doc).
+pub fn states(variant: Variant, counters: u32) -> u32 {
+    let rules = variant.rules();
+    if rules.tracks_four_holders() {
         3
+    } else if rules.own_end == OwnEnd::Majority {
+        let window = capture_window(variant, counters);
+        window.end().saturating_sub(*window.start()) + 1
     } else {
         1
     }
 }
 
-/// The holder state of `pos`: who received the most recent four, seen from the side to move.
+/// The state of `pos` (see the crate's doc); `None` for a majority game already won.
 #[inline]
-fn holder_state(pos: &Position) -> u64 {
-    match pos.last_four() {
-        None => 0,
-        Some(side) if side == pos.side_to_move() => 1,
-        Some(_) => 2,
+pub fn state(pos: &Position) -> Option<u64> {
+    let rules = pos.rules();
+    if rules.tracks_four_holders() {
+        return Some(match pos.last_four() {
+            None => 0,
+            Some(side) if side == pos.side_to_move() => 1,
+            Some(_) => 2,
+        });
     }
+    if rules.own_end != OwnEnd::Majority {
+        return Some(0);
+    }
+    let window = capture_window(pos.variant(), pos.on_board());
+    let mine = pos.captured(pos.side_to_move()) as u32;
+    window
+        .contains(&mine)
+        .then(|| (mine - window.start()) as u64)
 }
 
 /// The board of `pos` seen from its side to move: the mover's row first.
@@ -66,20 +94,21 @@ pub fn mover_board(pos: &Position, board: &mut [u8; MAX_PITS]) -> usize {
 /// The header a layer's file must have.
 pub fn layer_header(variant: Variant, counters: u32) -> Header {
     let pits = variant.rules().pit_count();
-    let holders = holder_states(variant);
+    let states = states(variant, counters);
     Header {
         variant,
         pits: pits as u32,
         counters,
-        holders,
-        positions: Ranking::new(pits).layer_size(counters as usize) * holders as u64,
+        states,
+        positions: Ranking::new(pits).layer_size(counters as usize) * states as u64,
+        rules: file::rules_fingerprint(variant),
     }
 }
 
 /// One layer in memory: the values of the boards with `counters` counters.
 pub struct Layer {
     pub counters: u32,
-    /// Boards in the layer (per holder state).
+    /// Boards in the layer (per state).
     pub boards: u64,
     pub values: Vec<i8>,
 }
@@ -105,7 +134,7 @@ impl GameTables {
         let layer = self.layers.get(pos.on_board() as usize)?.as_ref()?;
         let mut board = [0u8; MAX_PITS];
         let len = mover_board(pos, &mut board);
-        let index = holder_state(pos) * layer.boards + self.ranking.rank(&board[..len]);
+        let index = state(pos)? * layer.boards + self.ranking.rank(&board[..len]);
         layer.values.get(index as usize).map(|&v| v as i32)
     }
 }
@@ -181,7 +210,7 @@ impl Tablebases {
                 match read_layer(&path, &header) {
                     Ok(values) => layers.push(Some(Layer {
                         counters,
-                        boards: header.positions / header.holders as u64,
+                        boards: header.positions / header.states as u64,
                         values,
                     })),
                     Err(e) => {

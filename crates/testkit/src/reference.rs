@@ -27,6 +27,8 @@ pub enum RefEnding {
     Repetition,
     NoProgress,
     Endless,
+    RowEmpty,
+    Majority,
 }
 
 fn letter(side: usize) -> char {
@@ -80,8 +82,23 @@ impl RefPosition {
         self.pits.iter().sum()
     }
 
+    /// All the counters: on the board and captured.
+    fn total(&self) -> u32 {
+        self.board() + self.captured[0] + self.captured[1]
+    }
+
     fn own_end_by_count(&self) -> bool {
-        self.board() == 0 || (self.variant == Variant::Anywoli && self.board() == 4)
+        self.board() == 0
+            || (self.variant == Variant::Anywoli && self.board() == 4)
+            || (self.variant == Variant::Kalah && (self.row_sum(0) == 0 || self.row_sum(1) == 0))
+            || (self.variant == Variant::Oware && self.majority())
+    }
+
+    /// Oware: somebody has more than half of the counters, or both exactly half.
+    fn majority(&self) -> bool {
+        let total = self.total();
+        let [s, n] = self.captured.map(|c| 2 * c);
+        s > total || n > total || (s == total && n == total)
     }
 
     pub fn legal(&self) -> Vec<RefMove> {
@@ -99,7 +116,8 @@ impl RefPosition {
         } else {
             row.into_iter().map(Some).collect()
         };
-        if self.variant == Variant::AlManqala && self.row_sum(1 - self.side) == 0 {
+        let feeds = self.variant == Variant::AlManqala || self.variant == Variant::Oware;
+        if feeds && self.row_sum(1 - self.side) == 0 {
             moves.retain(|&m| {
                 let mut after = self.clone();
                 after.play(m);
@@ -114,6 +132,10 @@ impl RefPosition {
             Some(RefEnding::BoardEmpty)
         } else if self.variant == Variant::Anywoli && self.board() == 4 {
             Some(RefEnding::LastFour)
+        } else if self.variant == Variant::Kalah && (self.row_sum(0) == 0 || self.row_sum(1) == 0) {
+            Some(RefEnding::RowEmpty)
+        } else if self.variant == Variant::Oware && self.majority() {
+            Some(RefEnding::Majority)
         } else if self.legal().is_empty() {
             Some(RefEnding::Starvation)
         } else {
@@ -135,6 +157,9 @@ impl RefPosition {
                     endless = e;
                     extra = x;
                 }
+                Variant::Kalah => extra = self.kalah(origin),
+                Variant::Oware => self.oware(origin),
+                other => panic!("the reference plays the built-in games only, not {other}"),
             }
         }
         if !extra {
@@ -168,6 +193,68 @@ impl RefPosition {
             if j == origin || j == landing {
                 break;
             }
+        }
+    }
+
+    /// Kalah (RULES.md section 9), a seed at a time around the mover's ring: the mover's pits,
+    /// the mover's store, the opponent's pits. Returns whether the mover moves again.
+    fn kalah(&mut self, origin: usize) -> bool {
+        let mut hand = self.pits[origin];
+        self.pits[origin] = 0;
+        let own_last = self.side * self.n + self.n - 1;
+        let opponent_first = (1 - self.side) * self.n;
+        // None: the store.
+        let mut at: Option<usize> = Some(origin);
+        while hand > 0 {
+            at = match at {
+                Some(p) if p == own_last => None,
+                Some(p) => Some((p + 1) % self.len()),
+                None => Some(opponent_first),
+            };
+            match at {
+                Some(p) => self.pits[p] += 1,
+                None => self.captured[self.side] += 1,
+            }
+            hand -= 1;
+        }
+        let Some(last) = at else {
+            return true;
+        };
+        let facing = self.len() - 1 - last;
+        if self.owner(last) == self.side && self.pits[last] == 1 && self.pits[facing] > 0 {
+            self.captured[self.side] += 1 + self.pits[facing];
+            self.pits[last] = 0;
+            self.pits[facing] = 0;
+        }
+        false
+    }
+
+    /// Oware abapa (RULES.md section 9): the origin skipped on a lap; 2s and 3s of the opponent's
+    /// row taken backwards; a move that would take the whole opposing row takes nothing.
+    fn oware(&mut self, origin: usize) {
+        let mut hand = self.pits[origin];
+        self.pits[origin] = 0;
+        let mut pit = origin;
+        while hand > 0 {
+            pit = (pit + 1) % self.len();
+            if pit == origin {
+                continue;
+            }
+            self.pits[pit] += 1;
+            hand -= 1;
+        }
+        let opponent = 1 - self.side;
+        let mut after = self.clone();
+        let mut taken = 0;
+        let mut j = pit;
+        while after.owner(j) == opponent && (after.pits[j] == 2 || after.pits[j] == 3) {
+            taken += after.pits[j];
+            after.pits[j] = 0;
+            j = (j + self.len() - 1) % self.len();
+        }
+        if taken > 0 && after.row_sum(opponent) > 0 {
+            after.captured[self.side] += taken;
+            *self = after;
         }
     }
 
@@ -268,7 +355,14 @@ impl RefPosition {
             None => split(t),
         };
         match ending {
-            RefEnding::BoardEmpty => {}
+            RefEnding::BoardEmpty | RefEnding::Majority => {}
+            RefEnding::RowEmpty => {
+                t[0] += self.row_sum(0);
+                t[1] += self.row_sum(1);
+            }
+            RefEnding::Starvation if self.variant == Variant::Oware => {
+                give(&mut t, Some(self.side))
+            }
             RefEnding::Starvation => give(&mut t, Some(1 - self.side)),
             RefEnding::LastFour => give(
                 &mut t,
@@ -279,11 +373,12 @@ impl RefPosition {
             ),
             _ => match self.variant {
                 Variant::MangalaII | Variant::AlManqala => split(&mut t),
-                Variant::MangalaIV => {
+                Variant::MangalaIV | Variant::Kalah | Variant::Oware => {
                     t[0] += self.row_sum(0);
                     t[1] += self.row_sum(1);
                 }
                 Variant::Anywoli => give(&mut t, self.last_four),
+                other => panic!("the reference plays the built-in games only, not {other}"),
             },
         }
         t
@@ -337,11 +432,13 @@ impl RefGame {
             } else {
                 None
             })
-            .or(if self.quiet >= 100 {
-                Some(RefEnding::NoProgress)
-            } else {
-                None
-            });
+            .or(
+                if self.quiet >= 100 && !matches!(next.variant, Variant::Kalah | Variant::Oware) {
+                    Some(RefEnding::NoProgress)
+                } else {
+                    None
+                },
+            );
         self.history.push(next);
     }
 }

@@ -10,13 +10,21 @@ pub fn variant() -> impl Strategy<Value = Variant> {
 }
 
 /// A random but valid position string: counters spread at random over the pits and the two
-/// captured totals.
+/// captured totals (in a game that allows any total, 1 to 6 counters a pit's worth in all).
 pub fn position_string(variant: Variant) -> impl Strategy<Value = String> {
     let rules = variant.rules();
     let len = rules.pit_count();
-    let total = rules.total() as usize;
+    let totals = if rules.any_total {
+        (1..=6)
+            .map(|k| k * len)
+            .filter(|&t| t <= mancala_rules::MAX_COUNTERS as usize)
+            .collect()
+    } else {
+        vec![rules.total() as usize]
+    };
     (
-        prop::collection::vec(0..len + 2 + 4, total),
+        prop::sample::select(totals)
+            .prop_flat_map(move |total| prop::collection::vec(0..len + 2 + 4, total)),
         any::<bool>(),
         0..3usize,
         0..3usize,
@@ -42,9 +50,24 @@ pub fn position_string(variant: Variant) -> impl Strategy<Value = String> {
         })
 }
 
+/// Any of `games`.
+pub fn one_of(games: &[Variant]) -> impl Strategy<Value = Variant> + use<> {
+    prop::sample::select(games.to_vec())
+}
+
+/// A start for a random game of `games` (see [`game_start`]).
+pub fn game_start_of(games: &[Variant]) -> impl Strategy<Value = (Variant, String)> + use<> {
+    one_of(games).prop_flat_map(start_of)
+}
+
 /// A start for a random game: the start position, a Mangala IV deal, or a random position.
 pub fn game_start() -> impl Strategy<Value = (Variant, String)> {
-    variant().prop_flat_map(|v| {
+    variant().prop_flat_map(start_of)
+}
+
+/// A start for a random game of `v`.
+fn start_of(v: Variant) -> impl Strategy<Value = (Variant, String)> {
+    {
         let start = Position::start(v).to_string();
         prop_oneof![
             Just((v, start)),
@@ -58,5 +81,167 @@ pub fn game_start() -> impl Strategy<Value = (Variant, String)> {
             )),
             position_string(v).prop_map(move |s| (v, s)),
         ]
-    })
+    }
+}
+
+/// The text of a random game file that the engine implements: any board from 2x2 to 2x12, a
+/// uniform start or a pattern, and the rules in any combination the engine plays (one lap with
+/// counts or Kalah's capture, stores sown or not, origin skipped or not, chains, grand slam,
+/// extra turns, feeding, every end; or one of the two relay kinds with what they need). The
+/// name is made from the rules, so that the same rules come back as the same game.
+pub fn game_definition() -> impl Strategy<Value = String> {
+    let board = (2usize..=12, 1u32..=5, any::<bool>(), any::<u64>());
+    let single = (
+        (
+            any::<bool>(), // clockwise
+            any::<bool>(), // sow-own-store
+            any::<bool>(), // skip-origin
+            any::<bool>(), // capture-empty-opposite (instead of counts)
+            prop::collection::btree_set(1u32..=6, 0..4),
+            0usize..3,     // capture side
+            any::<bool>(), // chain
+            any::<bool>(), // grand slam captures nothing
+        ),
+        (
+            any::<bool>(), // extra turn (with a sown store)
+            any::<bool>(), // must feed
+            any::<bool>(), // mover takes all when unfed
+            0usize..5,     // game end
+            0usize..2,     // leftover
+            prop_oneof![Just(0u32), 10u32..=120],
+            any::<bool>(), // any total
+        ),
+    );
+    let relay = (
+        0usize..2,
+        prop::collection::btree_set(1u32..=6, 1..4),
+        any::<bool>(),
+    );
+    (
+        board,
+        prop_oneof![4 => single.prop_map(Some), 1 => Just(None)],
+        relay,
+    )
+        .prop_map(
+            |((n, per_pit, pattern, seed), single, (relay_kind, relay_counts, clockwise))| {
+                let mut lines = vec![format!("pits-per-row = {n}")];
+                let mut start: Vec<u32> = vec![per_pit; 2 * n];
+                if pattern {
+                    // A pattern: each pit 0 to 2 x per_pit, from the seed.
+                    let mut x = seed | 1;
+                    for count in &mut start {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        *count = (x % (2 * per_pit as u64 + 1)) as u32;
+                    }
+                    if start.iter().all(|&c| c == 0) {
+                        start[0] = 1;
+                    }
+                }
+                // At most the engine's 127 counters.
+                while start.iter().sum::<u32>() > 120 {
+                    let most = (0..start.len()).max_by_key(|&i| start[i]).unwrap();
+                    start[most] -= 1;
+                }
+                let list = |v: &[u32]| {
+                    v.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                match single {
+                    Some((
+                        (clock, sow_store, skip, empty_opposite, counts, side, chain, slam),
+                        (extra, feed, mover_takes, end, leftover, limit, any_total),
+                    )) => {
+                        lines.push(format!(
+                            "direction = \"{}\"",
+                            if clock {
+                                "clockwise"
+                            } else {
+                                "counter-clockwise"
+                            }
+                        ));
+                        lines.push(format!("sow-own-store = {sow_store}"));
+                        lines.push(format!("skip-origin = {skip}"));
+                        if empty_opposite {
+                            lines.push("capture-empty-opposite = true".into());
+                        } else {
+                            let counts: Vec<u32> = counts.into_iter().collect();
+                            lines.push(format!("capture-counts = [{}]", list(&counts)));
+                        }
+                        lines.push(format!(
+                            "capture-side = \"{}\"",
+                            ["any", "own", "opponent"][side]
+                        ));
+                        lines.push(format!("capture-chain = {chain}"));
+                        if slam {
+                            lines.push("grand-slam = \"captures-nothing\"".into());
+                        }
+                        lines.push(format!("extra-turn-in-store = {}", extra && sow_store));
+                        lines.push(format!("must-feed = {feed}"));
+                        if mover_takes {
+                            lines.push("unfed = \"mover-takes-all\"".into());
+                        }
+                        let end = [
+                            "board-empty",
+                            "row-empty",
+                            "majority",
+                            "board-empty",
+                            "mover-row-empty",
+                        ][end];
+                        lines.push(format!("game-ends = \"{end}\""));
+                        lines.push(format!(
+                            "leftover = \"{}\"",
+                            ["split-evenly", "row-owner"][leftover]
+                        ));
+                        lines.push(format!("no-progress-limit = {limit}"));
+                        lines.push(format!("any-total = {}", any_total && end != "majority"));
+                    }
+                    None if relay_kind == 0 => {
+                        let counts: Vec<u32> = relay_counts.into_iter().collect();
+                        lines.push("laps = \"relay-with-opposite\"".into());
+                        lines.push(format!("capture-counts = [{}]", list(&counts)));
+                        lines.push("capture-chain = true".into());
+                        lines.push(format!(
+                            "direction = \"{}\"",
+                            if clockwise {
+                                "clockwise"
+                            } else {
+                                "counter-clockwise"
+                            }
+                        ));
+                        lines.push("leftover = \"row-owner\"".into());
+                    }
+                    None => {
+                        // Anywoli's relay needs a multiple of four counters.
+                        let mut total: u32 = start.iter().sum();
+                        let mut pit = 0;
+                        let pits = start.len();
+                        while !total.is_multiple_of(4) || total == 0 {
+                            start[pit % pits] += 1;
+                            total += 1;
+                            pit += 1;
+                        }
+                        lines.push("laps = \"relay-fours\"".into());
+                        lines.push("game-ends = \"last-four\"".into());
+                        lines.push("leftover = \"last-four-receiver\"".into());
+                        lines.push("stores = true".into());
+                    }
+                }
+                let start_line = if start.iter().all(|&c| c == start[0]) {
+                    format!("start = {}", start[0])
+                } else {
+                    format!("start = [{}]", list(&start))
+                };
+                lines.insert(1, start_line);
+                let body = lines.join("\n") + "\n";
+                // A name from the rules: the same rules, the same name.
+                let hash = body.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                    (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+                });
+                format!("name = \"random-{:012x}\"\n{body}", hash & 0xffff_ffff_ffff)
+            },
+        )
 }

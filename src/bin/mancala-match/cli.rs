@@ -127,9 +127,13 @@ struct RunArgs {
     /// round-robin, or gauntlet: the first engine against each of the others.
     #[arg(long, default_value = "round-robin", value_parser = str::parse::<Tournament>)]
     tournament: Tournament,
-    /// mangala-ii, mangala-iv, al-manqala or anywoli.
+    /// mangala-ii, mangala-iv, al-manqala, anywoli, kalah, oware, or the game of --game.
     #[arg(long, default_value = "mangala-ii", value_parser = parse_variant)]
     variant: Variant,
+    /// A game file (RULES.md, "Games as data"): the referee plays its game (the --variant unless
+    /// one is given), and every engine is sent 'setoption name GameFile value FILE' first.
+    #[arg(long = "game", value_name = "FILE")]
+    game_file: Option<PathBuf>,
     /// Anywoli's final four: most-recent-four or first-capture.
     #[arg(long = "last-four", default_value = "most-recent-four", value_parser = parse_last_four)]
     last_four: LastFourRule,
@@ -300,6 +304,11 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
         }
         _ => Err(e.render().to_string().trim_end().to_string()),
     };
+    // The game of `--game` is registered first, so that `--variant` can name it.
+    let loaded = match game_file(args) {
+        Some(path) => Some(load_game(&path)?),
+        None => None,
+    };
     let matches = match Cli::command().try_get_matches_from(line) {
         Ok(matches) => matches,
         Err(e) => return clap_error(e),
@@ -320,6 +329,12 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
         return Ok(Invocation::Merge { inputs, json });
     }
     let run = cli.run;
+    let variant_given =
+        matches.value_source("variant") == Some(clap::parser::ValueSource::CommandLine);
+    let variant = match loaded {
+        Some((game, _)) if !variant_given => game,
+        _ => run.variant,
+    };
     let mut each = EngineSpec::default();
     for words in &each_groups {
         let spec = engine_words(words, true)?;
@@ -365,7 +380,8 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
     Ok(Invocation::Run(Box::new(MatchConfig {
         engines,
         tournament: run.tournament,
-        variant: run.variant,
+        variant,
+        game_file: loaded.map(|(_, path)| path),
         last_four_rule: run.last_four,
         games: run.games.saturating_add(run.games % 2),
         concurrency,
@@ -385,6 +401,32 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
         records: run.records,
         json: run.json,
     })))
+}
+
+/// The file of the first `--game FILE` (or `--game=FILE`) argument.
+fn game_file(args: &[String]) -> Option<PathBuf> {
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if word == "--game" {
+            return words.next().map(PathBuf::from);
+        }
+        if let Some(file) = word.strip_prefix("--game=") {
+            return Some(PathBuf::from(file));
+        }
+    }
+    None
+}
+
+/// Registers the game of a game file; returns it and the file's absolute path (the engines are
+/// sent that path, whatever their working directory).
+fn load_game(path: &std::path::Path) -> Result<(Variant, PathBuf), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("--game: cannot read {}: {e}", path.display()))?;
+    let game = mancala_rules::definition::register(&text)
+        .map_err(|e| format!("--game {}: {e}", path.display()))?;
+    let absolute = std::fs::canonicalize(path)
+        .map_err(|e| format!("--game: cannot resolve {}: {e}", path.display()))?;
+    Ok((game, absolute))
 }
 
 #[cfg(test)]

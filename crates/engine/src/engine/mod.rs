@@ -88,6 +88,10 @@ pub enum EngineError {
     Tablebase(String),
     /// An option's value is not one it takes (its own message).
     BadOptionValue(String),
+    /// A game file could not be read or is not a game the engine plays; nothing was loaded.
+    GameFile(String),
+    /// A weights file could not be read or used; nothing was loaded.
+    WeightsFile(String),
 }
 
 impl fmt::Display for EngineError {
@@ -143,6 +147,9 @@ impl fmt::Display for EngineError {
             EngineError::NoThread(error) => write!(f, "cannot start a thread: {error}"),
             EngineError::Tablebase(error) => write!(f, "{error}; the tables loaded before stay"),
             EngineError::BadOptionValue(error) => write!(f, "{error}"),
+            EngineError::GameFile(error) | EngineError::WeightsFile(error) => {
+                write!(f, "{error}; nothing was loaded")
+            }
         }
     }
 }
@@ -165,6 +172,15 @@ fn fresh_table(mib: usize) -> Result<TranspositionTable, OutOfMemory> {
 /// A one-bucket table, standing in while a new table is allocated.
 fn placeholder_table() -> TranspositionTable {
     TranspositionTable::new(0).expect("a one-bucket table")
+}
+
+/// Reads the game file at `path`, checks it and registers its game: the one place a game file
+/// becomes a game (the daemon's `GameFile` option and the command line's `--game` both come
+/// here).
+pub fn load_game(path: &std::path::Path) -> Result<Variant, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the game file {}: {e}", path.display()))?;
+    mancala_rules::definition::register(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The memory the system can still give, in MiB (Linux's `MemAvailable`), if it says.
@@ -245,6 +261,10 @@ pub struct Options {
     pub last_four_rule: LastFourRule,
     /// The directory the tablebases were loaded from, if any.
     pub tablebase_path: Option<String>,
+    /// The last game file loaded, if any.
+    pub game_file: Option<String>,
+    /// The last weights file loaded, if any.
+    pub weights_file: Option<String>,
 }
 
 impl Default for Options {
@@ -259,6 +279,8 @@ impl Default for Options {
             seed: 0,
             last_four_rule: LastFourRule::default(),
             tablebase_path: None,
+            game_file: None,
+            weights_file: None,
         }
     }
 }
@@ -465,6 +487,24 @@ impl Engine {
         Ok(report)
     }
 
+    /// Loads the game defined in the file at `path` (see `mancala_rules::definition`),
+    /// registers it and switches to it; on failure nothing changes.
+    pub fn load_game_file(&mut self, path: &str) -> Result<Variant, EngineError> {
+        let variant = load_game(std::path::Path::new(path)).map_err(EngineError::GameFile)?;
+        self.options.game_file = Some(path.to_string());
+        self.set_variant(variant);
+        Ok(variant)
+    }
+
+    /// Loads the weights file at `path` for the game it names (see
+    /// [`crate::search::weights_file`]); on failure nothing changes.
+    pub fn load_weights_file(&mut self, path: &str) -> Result<(Variant, String), EngineError> {
+        let loaded = crate::search::weights_file::load(std::path::Path::new(path))
+            .map_err(EngineError::WeightsFile)?;
+        self.options.weights_file = Some(path.to_string());
+        Ok(loaded)
+    }
+
     /// The solved value of the current position from the loaded tablebases, if they hold it.
     pub fn tablebase_value(&self) -> Option<i32> {
         self.tablebases
@@ -477,6 +517,18 @@ impl Engine {
         self.clear_table();
     }
 
+    /// The other games in which `text` is a valid position string, for the hint of a refused
+    /// one. A game that takes any total is named only for a string of another board shape: a
+    /// miscounted string of this game's shape would otherwise always point at it.
+    fn games_reading(&self, text: &str) -> Vec<Variant> {
+        let rows = self.variant.rules().pits_per_row;
+        Variant::all()
+            .into_iter()
+            .filter(|&v| !(v.rules().any_total && v.rules().pits_per_row == rows))
+            .filter(|&v| Position::from_position_string(v, text).is_ok())
+            .collect()
+    }
+
     /// Sets up a new game from `base` and plays `moves`; all or nothing.
     pub fn set_position(&mut self, base: &PositionBase, moves: &[Move]) -> Result<(), EngineError> {
         let start = match base {
@@ -486,10 +538,7 @@ impl Engine {
                     EngineError::InvalidPosition {
                         text: text.clone(),
                         error,
-                        valid_in: Variant::ALL
-                            .into_iter()
-                            .filter(|&v| Position::from_position_string(v, text).is_ok())
-                            .collect(),
+                        valid_in: self.games_reading(text),
                     }
                 })?
             }

@@ -57,6 +57,10 @@ pub enum Applied {
     Quietly,
     /// `TablebasePath`: what was loaded.
     Tablebases(TablebaseReport),
+    /// `GameFile`: the game loaded (and switched to), from where.
+    Game(Variant, String),
+    /// `WeightsFile`: the game whose weights were loaded, their model, from where.
+    Weights(Variant, String, String),
 }
 
 /// One option.
@@ -80,6 +84,12 @@ fn word(value: Value) -> String {
     }
 }
 
+/// The path a file option names; `None` for an empty value (which does nothing).
+fn file_path(value: Value) -> Option<String> {
+    let path = word(value).trim().to_string();
+    (!path.is_empty()).then_some(path)
+}
+
 fn number(value: &Value) -> u64 {
     match value {
         Value::Spin(n) => *n,
@@ -88,12 +98,12 @@ fn number(value: &Value) -> u64 {
 }
 
 /// Every option, in the order `uci` lists them.
-pub static OPTIONS: [EngineOption; 10] = [
+pub static OPTIONS: [EngineOption; 12] = [
     EngineOption {
         name: "Variant",
         kind: Kind::Combo {
             default: || Variant::default().to_string(),
-            choices: || Variant::ALL.iter().map(ToString::to_string).collect(),
+            choices: || Variant::all().iter().map(ToString::to_string).collect(),
             also: None,
         },
         effect: "the same as `variant <name>`: switches games and resets to the start position",
@@ -122,8 +132,8 @@ pub static OPTIONS: [EngineOption; 10] = [
             also: Some("`true`/`false`, `first`/`recent` are accepted too"),
         },
         effect: "who gets Anywoli's final four seeds: the player who received the most recent \
-                 four, or the player who made the first last-seed capture of the game. It changes \
-                 only final totals and results.",
+ four, or the player who made the first last-seed capture of the game. It changes \
+ only final totals and results.",
         current: |engine| engine.options().last_four_rule.name().to_string(),
         set: |engine, value| {
             let rule: LastFourRule = word(value).parse().map_err(EngineError::BadOptionValue)?;
@@ -140,7 +150,7 @@ pub static OPTIONS: [EngineOption; 10] = [
             unit: Some("MiB"),
         },
         effect: "size of the transposition table; resizing clears it. If the memory cannot be \
-                 had, the old table stays and the error says so.",
+ had, the old table stays and the error says so.",
         current: |engine| engine.options().hash_mib.to_string(),
         set: |engine, value| engine.set_hash(number(&value)).map(|()| Applied::Quietly),
     },
@@ -153,7 +163,7 @@ pub static OPTIONS: [EngineOption; 10] = [
             unit: None,
         },
         effect: "search threads (Lazy SMP over the shared table). More threads than cores only \
-                 slows the search down.",
+ slows the search down.",
         current: |engine| engine.options().threads.to_string(),
         set: |engine, value| {
             engine
@@ -170,7 +180,7 @@ pub static OPTIONS: [EngineOption; 10] = [
             unit: None,
         },
         effect: "how many best lines `go` reports (`info … multipv k …`); `bestmove` is the first \
-                 line's move",
+ line's move",
         current: |engine| engine.options().multipv.to_string(),
         set: |engine, value| {
             engine
@@ -187,7 +197,7 @@ pub static OPTIONS: [EngineOption; 10] = [
             unit: Some("ms"),
         },
         effect: "time kept back from every move for communication delays; subtracted from \
-                 `movetime` and from the clock",
+ `movetime` and from the clock",
         current: |engine| engine.options().move_overhead_ms.to_string(),
         set: |engine, value| {
             engine
@@ -199,7 +209,7 @@ pub static OPTIONS: [EngineOption; 10] = [
         name: "Ponder",
         kind: Kind::Check { default: false },
         effect: "whether `bestmove` carries `ponder <m>` (the expected reply); pondering itself \
-                 is `go ponder` … `ponderhit`",
+ is `go ponder` … `ponderhit`",
         current: |engine| engine.options().ponder.to_string(),
         set: |engine, value| {
             engine.set_ponder(value == Value::Check(true));
@@ -214,8 +224,8 @@ pub static OPTIONS: [EngineOption; 10] = [
             also: None,
         },
         effect: "how `go` chooses: the search; the move that captures most now (ties to the \
-                 lowest pit); a uniformly random legal move. The baselines answer at once (no \
-                 `info` lines), so that matches against simple players need no other program.",
+ lowest pit); a uniformly random legal move. The baselines answer at once (no \
+ `info` lines), so that matches against simple players need no other program.",
         current: |engine| engine.options().strategy.to_string(),
         set: |engine, value| {
             let strategy: Strategy = word(value).parse().map_err(EngineError::BadOptionValue)?;
@@ -240,14 +250,50 @@ pub static OPTIONS: [EngineOption; 10] = [
             empty: "none",
         },
         effect: "loads the tablebases in it, for every game ([Tablebases and exact \
-                 values](#tablebases-and-exact-values)); an empty value unloads them. A directory \
-                 that does not exist or holds no tables is refused, and the tables loaded before \
-                 stay.",
+ values](#tablebases-and-exact-values)); an empty value unloads them. A directory \
+ that does not exist or holds no tables is refused, and the tables loaded before \
+ stay.",
         current: |engine| engine.options().tablebase_path.clone().unwrap_or_default(),
         set: |engine, value| {
             engine
                 .set_tablebase_path(word(value).trim())
                 .map(Applied::Tablebases)
+        },
+    },
+    EngineOption {
+        name: "GameFile",
+        kind: Kind::Text {
+            what: "a game file",
+            empty: "none",
+        },
+        effect: "loads the game the file defines ([Games as data](#games-as-data)), adds it to the \
+                 games `variant` lists and switches to it; a file that is inconsistent or asks for a \
+                 rule the engine does not implement is refused with the field named, and nothing \
+                 changes. An empty value does nothing.",
+        current: |engine| engine.options().game_file.clone().unwrap_or_default(),
+        set: |engine, value| match file_path(value) {
+            None => Ok(Applied::Quietly),
+            Some(path) => engine
+                .load_game_file(&path)
+                .map(|variant| Applied::Game(variant, path)),
+        },
+    },
+    EngineOption {
+        name: "WeightsFile",
+        kind: Kind::Text {
+            what: "a weights file",
+            empty: "none",
+        },
+        effect: "loads the evaluation's weights of a game that has none compiled in (the file names \
+                 its game; `mancala-engine tune --save` writes such files); the next search uses \
+                 them. A file that cannot be read or is not a weights file of such a game is refused, \
+                 and nothing changes. An empty value does nothing.",
+        current: |engine| engine.options().weights_file.clone().unwrap_or_default(),
+        set: |engine, value| match file_path(value) {
+            None => Ok(Applied::Quietly),
+            Some(path) => engine
+                .load_weights_file(&path)
+                .map(|(variant, model)| Applied::Weights(variant, model, path)),
         },
     },
 ];

@@ -163,13 +163,6 @@ fn parsed<'a, T: Number>(
     }
 }
 
-/// An optional argument: absent at the end of the line, otherwise it must read as a `T`.
-fn optional<'a, T: FromStr>(
-    what: &'static str,
-) -> impl Parser<&'a str, Output = Option<T>, Error = Syntax<'a>> {
-    optional_with(move |_: &str| what.to_string())
-}
-
 /// [`optional`] for numbers: a number too large says the range.
 fn optional_number<'a, T: Number>(
     what: &'static str,
@@ -188,6 +181,16 @@ fn optional_with<'a, T: FromStr>(
                 expected: expected(t),
             })
         }),
+    }
+}
+
+/// The games known now, as a list in words: `a, b or c`.
+fn game_names() -> String {
+    let names: Vec<&str> = Variant::all().iter().map(|v| v.name()).collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => "a game".to_string(),
     }
 }
 
@@ -385,11 +388,8 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
         "isready" => no_arguments(Command::IsReady, args),
         "ucinewgame" | "uginewgame" => no_arguments(Command::NewGame, args),
         "setoption" => setoption(args),
-        "variant" => whole(
-            optional::<Variant>("mangala-ii, mangala-iv, al-manqala or anywoli"),
-            args,
-        )
-        .map(|(rest, v)| (rest, Command::Variant(v))),
+        "variant" => whole(optional_with(|_| game_names()), args)
+            .map(|(rest, v)| (rest, Command::Variant(v))),
         "position" => position(args),
         "move" => whole(expect(MOVE, many1(move_name)), args)
             .map(|(rest, moves)| (rest, Command::Move(moves))),

@@ -45,19 +45,47 @@ pub fn handshake(dialect: Dialect, engine: &Engine) -> Vec<String> {
 
 /// The reply to `variant` alone: one line per game.
 pub fn variant_list(current: Variant) -> Vec<String> {
-    Variant::ALL
+    Variant::all()
         .iter()
         .map(|&v| {
-            let rules = v.rules();
             format!(
-                "info string variant {v} {} 2x{} {} counters{}",
-                rules.title,
-                rules.pits_per_row,
-                rules.total(),
+                "info string variant {v} {}{}",
+                board_shape(v),
                 if v == current { " (current)" } else { "" }
             )
         })
         .collect()
+}
+
+/// A game's title and board, as the variant list and a loaded game show it: `Kalah 2x6 48
+/// counters, sown into stores, any total`.
+fn board_shape(variant: Variant) -> String {
+    let rules = variant.rules();
+    format!(
+        "{} 2x{} {} counters{}{}",
+        rules.title,
+        rules.pits_per_row,
+        rules.total(),
+        if rules.sow_own_store {
+            ", sown into stores"
+        } else {
+            ""
+        },
+        if rules.any_total { ", any total" } else { "" },
+    )
+}
+
+/// What `WeightsFile` loaded.
+pub fn weights_loaded(variant: Variant, model: &str, path: &str) -> String {
+    format!("info string weights of {variant} loaded from {path} ({model})")
+}
+
+/// What `GameFile` loaded.
+pub fn game_loaded(variant: Variant, path: &str) -> String {
+    format!(
+        "info string game {variant} loaded from {path}: {}",
+        board_shape(variant)
+    )
 }
 
 pub fn response(answer: impl std::fmt::Display) -> String {

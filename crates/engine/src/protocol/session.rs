@@ -328,6 +328,10 @@ impl Session {
         match (option.set)(&mut self.engine, value).map_err(|e| e.to_string())? {
             Applied::Quietly => {}
             Applied::Tablebases(report) => self.out.lines(reply::tablebases_loaded(&report)),
+            Applied::Game(variant, path) => self.out.line(&reply::game_loaded(variant, &path)),
+            Applied::Weights(variant, model, path) => self
+                .out
+                .line(&reply::weights_loaded(variant, &model, &path)),
         }
         Ok(())
     }

@@ -82,7 +82,8 @@ pub const WEIGHTS_SOURCE: &str = include_str!("weights.rs");
 
 /// The pit tables of each game (the generated `weights.rs`, through the game's
 /// [`super::tuning::Tuning`]).
-pub const fn pit_values(variant: Variant) -> &'static PitValues {
+#[inline(always)]
+pub fn pit_values(variant: Variant) -> &'static PitValues {
     super::tuning::tuning(variant).pits
 }
 
@@ -91,7 +92,8 @@ const LEFTOVER_FROM: i32 = 24;
 
 /// The weights of each game: fitted to self-play data by `mancala-engine tune` (the generated
 /// file `weights.rs` says from what data and by which command).
-pub const fn weights(variant: Variant) -> Weights {
+#[inline(always)]
+pub fn weights(variant: Variant) -> Weights {
     super::tuning::tuning(variant).weights
 }
 
@@ -292,8 +294,9 @@ pub fn evaluate(pos: &Position) -> Value {
 /// rules and weights as constants, the terms a game does not use fold away.
 #[inline(always)]
 pub fn evaluate_for<S: Spec>(pos: &Position) -> Value {
-    let w = weights(S::VARIANT);
-    let lap = S::RULES.pit_count() as u8;
+    let rules = S::rules(pos);
+    let w = weights(S::variant(pos));
+    let lap = rules.pit_count() as u8;
     let me = pos.side_to_move();
     let (mine, theirs) = (
         RowWord::of::<S>(pos, me),
@@ -307,14 +310,14 @@ pub fn evaluate_for<S: Spec>(pos: &Position) -> Value {
     } else {
         0
     };
-    let threat = match S::RULES.laps {
+    let threat = match rules.laps {
         Laps::Single { captures } if w.threat_pct != 0 => one_lap_threat::<S>(pos, captures),
         _ => 0,
     };
     let material = pos.captured_margin();
-    let table = pit_values(S::VARIANT);
+    let table = pit_values(S::variant(pos));
     let pits = if table.used {
-        let n = S::RULES.pits_per_row;
+        let n = rules.pits_per_row;
         let all = pos.all_pits();
         let (mine, theirs) = (me.index() * n, me.opponent().index() * n);
         let (mut full, mut late) = (0, 0);
@@ -330,7 +333,7 @@ pub fn evaluate_for<S: Spec>(pos: &Position) -> Value {
                 full,
                 late,
                 pos.on_board_for::<S>() as i32,
-                S::RULES.total() as i32,
+                rules.total() as i32,
             )
         } else {
             full
@@ -349,7 +352,7 @@ pub fn evaluate_for<S: Spec>(pos: &Position) -> Value {
 /// without branches: an empty pit's landing count is 0, which captures nothing.
 #[inline(always)]
 fn one_lap_threat<S: Spec>(pos: &Position, captures: CaptureCounts) -> i32 {
-    let n = S::RULES.pits_per_row;
+    let n = S::rules(pos).pits_per_row;
     let first = pos.side_to_move().opponent().index() * n;
     let mut threat = 0u8;
     for pit in first..first + n {

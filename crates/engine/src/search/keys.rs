@@ -61,15 +61,12 @@ pub fn position_key_for<S: Spec>(pos: &Position) -> u64 {
     let mut state = pos.captured(Side::South) as u64
         | (pos.captured(Side::North) as u64) << 8
         | (pos.side_to_move().index() as u64) << 16;
-    if S::RULES.tracks_four_holders() {
+    let rules = S::rules(pos);
+    if rules.tracks_four_holders() {
         state |= holder_code(pos.last_four()) << 24 | holder_code(pos.first_capture()) << 32;
     }
     // Pits past the board are always zero: a board of at most 16 pits needs two words.
-    let third = if S::RULES.pit_count() > 16 {
-        word(2)
-    } else {
-        0
-    };
+    let third = if rules.pit_count() > 16 { word(2) } else { 0 };
     let mixed = fold(word(0) ^ K[0], word(1) ^ K[1]) ^ fold(third ^ K[2], state ^ K[3]);
     fold(mixed ^ K[4], K[5])
 }

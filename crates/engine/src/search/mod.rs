@@ -14,6 +14,7 @@ mod strategy;
 pub mod tt;
 pub mod tuning;
 mod weights;
+pub mod weights_file;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -703,7 +704,7 @@ fn table_line<S: Spec>(shared: &Shared, first: Move) -> Vec<Move> {
         seen.push(key);
         let next = shared
             .table
-            .probe(keys::table_key(key, quiet), S::RULES.pits_per_row)
+            .probe(keys::table_key(key, quiet), S::rules(&pos).pits_per_row)
             .and_then(|entry| entry.best)
             .filter(|&next| pos.legal_moves_for::<S>().contains(next));
         match next {

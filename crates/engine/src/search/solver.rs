@@ -504,7 +504,7 @@ impl<'a, S: Spec> Solver<'a, S> {
                 cycle_at: NO_CYCLE,
             });
         }
-        let entry = self.table.probe(key, S::RULES.pits_per_row);
+        let entry = self.table.probe(key, S::rules(pos).pits_per_row);
         if let Some(bounds) = entry {
             if bounds.lo >= beta || bounds.lo == bounds.hi {
                 return Ok(Searched {
@@ -617,7 +617,8 @@ impl<'a, S: Spec> Solver<'a, S> {
                     best: best_move,
                 }
             };
-            self.table.store(key, S::RULES.pits_per_row, bounds, effort);
+            self.table
+                .store(key, S::rules(pos).pits_per_row, bounds, effort);
         }
         Ok(Searched {
             value: best,

@@ -182,7 +182,11 @@ pub struct Worker<'a, S: Spec> {
 }
 
 impl<'a, S: Spec> Worker<'a, S> {
-    const PITS_PER_ROW: usize = S::RULES.pits_per_row;
+    /// Pits per row of the game (a constant for a built-in game).
+    #[inline(always)]
+    fn n(&self) -> usize {
+        S::rules(&self.shared.root).pits_per_row
+    }
 
     pub fn new(shared: &'a Shared, id: usize, history_keys: &[u64]) -> Worker<'a, S> {
         let mut key_filter = Box::new([0u8; KEY_FILTER]);
@@ -369,7 +373,7 @@ impl<'a, S: Spec> Worker<'a, S> {
             if Some(mv) == tt_move || (ply == 0 && self.excluded.contains(&mv)) {
                 continue;
             }
-            let pit = mv.pit(Self::PITS_PER_ROW);
+            let pit = mv.pit(self.n());
             let key = if let Some(hint) = pit
                 .and_then(|p| pos.capture_hint_for::<S>(p))
                 .filter(|&h| h > 0)
@@ -476,7 +480,7 @@ impl<'a, S: Spec> Worker<'a, S> {
         let pv_node = beta - alpha > 1;
         let tkey = table_key(key, quiet);
         let entry = if depth >= TABLE_MIN_DEPTH {
-            self.shared.table.probe(tkey, Self::PITS_PER_ROW)
+            self.shared.table.probe(tkey, self.n())
         } else {
             None
         };
@@ -536,14 +540,14 @@ impl<'a, S: Spec> Worker<'a, S> {
                 (0, Some(mv)) => Some(mv),
                 _ => rest
                     .get_or_insert_with(|| self.order_moves(pos, &legal, tt_move, ply))
-                    .pop(Self::PITS_PER_ROW),
+                    .pop(self.n()),
             };
             let mv = match generated {
                 Some(mv) => {
                     next += 1;
                     if i > 0
                         && let Some(busy) = busy
-                        && busy.is_searching(key, mv, Self::PITS_PER_ROW)
+                        && busy.is_searching(key, mv, self.n())
                     {
                         deferred[deferred_len] = mv;
                         deferred_len += 1;
@@ -560,7 +564,7 @@ impl<'a, S: Spec> Worker<'a, S> {
             let child = &Child::make::<S>(pos, mv);
             let tactical = child.is_tactical();
             if let Some(busy) = busy {
-                busy.enter(key, mv, Self::PITS_PER_ROW);
+                busy.enter(key, mv, self.n());
             }
             let value = if i == 0 {
                 self.child_value(child, depth - 1, alpha, beta, ply, quiet)
@@ -587,7 +591,7 @@ impl<'a, S: Spec> Worker<'a, S> {
                     })
             };
             if let Some(busy) = busy {
-                busy.leave(key, mv, Self::PITS_PER_ROW);
+                busy.leave(key, mv, self.n());
             }
             let scored = value?;
             if ply == 0 {
@@ -617,7 +621,7 @@ impl<'a, S: Spec> Worker<'a, S> {
                                 killers[1] = killers[0];
                                 killers[0] = Some(child.mv);
                             }
-                            let pit = child.mv.pit(Self::PITS_PER_ROW).unwrap_or(MAX_PITS);
+                            let pit = child.mv.pit(self.n()).unwrap_or(MAX_PITS);
                             self.history[mover][pit] += depth * depth;
                         }
                         cut = true;
@@ -656,7 +660,7 @@ impl<'a, S: Spec> Worker<'a, S> {
         if (self.excluded.is_empty() || ply > 0) && depth >= TABLE_MIN_DEPTH {
             self.shared.table.store(
                 tkey,
-                Self::PITS_PER_ROW,
+                self.n(),
                 Entry {
                     value: to_table(scored.value, ply),
                     depth: depth.clamp(0, 255) as u8,
@@ -690,13 +694,14 @@ impl<'a, S: Spec> Worker<'a, S> {
         let mut best = stand_pat;
         let mut captures = Ordered::new();
         // The row's non-empty pits are the moves, unless a rule narrows them down.
-        let narrowed = (pos.must_feed_for::<S>() || S::RULES.move_choice == MoveChoice::Leftmost)
+        let narrowed = (pos.must_feed_for::<S>()
+            || S::rules(pos).move_choice == MoveChoice::Leftmost)
             .then(|| pos.legal_moves_for::<S>());
         let mover = pos.side_to_move();
-        let first = mover.index() * Self::PITS_PER_ROW;
+        let first = mover.index() * self.n();
         // Empty pits need no test of their own: they never hint at a capture (and testing them
         // first costs more in mispredicted branches than it saves).
-        for offset in 0..Self::PITS_PER_ROW {
+        for offset in 0..self.n() {
             let pit = first + offset;
             let mv = Move::sow(mover, offset as u8);
             if narrowed.as_ref().is_some_and(|legal| !legal.contains(mv)) {
@@ -705,7 +710,7 @@ impl<'a, S: Spec> Worker<'a, S> {
             let hint = pos.capture_hint_for::<S>(pit);
             captures.put(offset, mv, hint.unwrap_or(0) as i32, hint.is_some());
         }
-        while let Some(mv) = captures.pop(Self::PITS_PER_ROW) {
+        while let Some(mv) = captures.pop(self.n()) {
             let child = &Child::make::<S>(pos, mv);
             if child.gain <= 0 {
                 continue;

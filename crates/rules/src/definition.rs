@@ -1,0 +1,823 @@
+//! A game as a file: the [`Rules`] record written as `key = value` lines, a small subset of TOML
+//! (numbers, `true`/`false`, words in double quotes, lists of numbers in brackets, `#`
+//! comments), read by hand so that the rules library needs no dependency. The built-in games are
+//! such files too (`crates/rules/games/*.toml`, shipped in the library).
+//!
+//! A file that is inconsistent, or asks for a rule the engine does not implement, is refused
+//! with a message that names the field; nothing of a refused file is kept.
+//!
+//! ```
+//! use mancala_rules::definition::parse;
+//!
+//! let rules = parse("name = \"mini-kalah\"\npits-per-row = 3\nstart = 2\n\
+//!                    sow-own-store = true\nextra-turn-in-store = true\n\
+//!                    capture-empty-opposite = true\ncapture-side = \"own\"\n\
+//!                    game-ends = \"row-empty\"\nleftover = \"row-owner\"\n").unwrap();
+//! assert_eq!(rules.pit_count(), 6);
+//! let error = parse("name = \"x\"\npits-per-row = 30\nstart = 1\n").unwrap_err();
+//! assert_eq!(error.to_string(), "pits-per-row: 30 pits a row is not in 2 to 12");
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::moves::MAX_ROW;
+use super::position::MAX_COUNTERS;
+use super::variant::{
+    CaptureCounts, CaptureSide, Direction, GrandSlam, Laps, Leftover, MoveChoice, OwnEnd, Rules,
+    Start, Unfed, Variant,
+};
+
+/// The built-in games' files, in the order of the built-in variants.
+pub const BUILT_IN_FILES: [(&str, &str); 6] = [
+    ("mangala-ii.toml", include_str!("../games/mangala-ii.toml")),
+    ("mangala-iv.toml", include_str!("../games/mangala-iv.toml")),
+    ("al-manqala.toml", include_str!("../games/al-manqala.toml")),
+    ("anywoli.toml", include_str!("../games/anywoli.toml")),
+    ("kalah.toml", include_str!("../games/kalah.toml")),
+    ("oware.toml", include_str!("../games/oware.toml")),
+];
+
+/// The compiled rules of the built-in games, which their files must describe exactly.
+pub const BUILT_IN_RULES: [&Rules; 6] = crate::variant::BUILT_IN;
+
+/// What is wrong with a game file: the field (or line) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefinitionError {
+    /// The field's name, or `line N` for a line that is not a field.
+    pub field: String,
+    pub why: String,
+}
+
+impl fmt::Display for DefinitionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.why)
+    }
+}
+
+impl std::error::Error for DefinitionError {}
+
+fn error(field: &str, why: impl Into<String>) -> DefinitionError {
+    DefinitionError {
+        field: field.to_string(),
+        why: why.into(),
+    }
+}
+
+/// A value as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Value {
+    Number(u64),
+    Bool(bool),
+    Word(String),
+    List(Vec<u64>),
+}
+
+impl Value {
+    fn describe(&self) -> String {
+        match self {
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Word(w) => format!("\"{w}\""),
+            Value::List(l) => format!("{l:?}"),
+        }
+    }
+}
+
+/// Every field: its name, the values it takes, and the rule it sets (for the message about an
+/// unknown field, and for RULES.md's table, which [`fields_table`] makes).
+pub const FIELDS: [(&str, &str, &str); 22] = [
+    (
+        "name",
+        "lower-case letters, digits and `-`",
+        "the game's name in the protocol (`variant <name>`)",
+    ),
+    ("title", "1 to 64 characters", "the game's name for people"),
+    ("pits-per-row", "2 to 12", "the pits of each player's row"),
+    (
+        "start",
+        "a count, or a list of one count a pit",
+        "the counters of the start position, in pit-number order",
+    ),
+    (
+        "any-total",
+        "`true`, `false`",
+        "position strings may hold any number of counters (Kalah with 3 to 6 a pit)",
+    ),
+    (
+        "moves",
+        "`\"any-pit\"`, `\"leftmost\"`",
+        "which pits may be played: any non-empty pit of one's row, or only the leftmost (a game \
+         without choice)",
+    ),
+    (
+        "direction",
+        "`\"counter-clockwise\"`, `\"clockwise\"`",
+        "the direction of sowing",
+    ),
+    (
+        "sow-own-store",
+        "`true`, `false`",
+        "the mover's store is in the sowing ring, after the mover's last pit (the opponent's \
+         store is skipped)",
+    ),
+    (
+        "skip-origin",
+        "`true`, `false`",
+        "a hand that comes round skips the pit it was lifted from",
+    ),
+    (
+        "laps",
+        "`\"single\"`, `\"relay-with-opposite\"`, `\"relay-fours\"`",
+        "one lap; relay sowing that ends in a capture of `capture-counts` with the opposite pits \
+         (Mangala IV); or Anywoli's relay, where a pit that becomes 4 is taken",
+    ),
+    (
+        "capture-counts",
+        "a list of counts, e.g. `[2, 4, 6]`",
+        "the counts that a last counter makes in a pit to capture it",
+    ),
+    (
+        "capture-side",
+        "`\"any\"`, `\"own\"`, `\"opponent\"`",
+        "whose pits a one-lap capture may take",
+    ),
+    (
+        "capture-chain",
+        "`true`, `false`",
+        "the pits before a captured one (against the sowing) are judged too, while they qualify",
+    ),
+    (
+        "capture-empty-opposite",
+        "`true`, `false`",
+        "a last counter in one of one's own empty pits takes itself and the counters of the pit \
+         facing it, if that holds any (Kalah's capture)",
+    ),
+    (
+        "grand-slam",
+        "`\"captures\"`, `\"captures-nothing\"`",
+        "what a move that would take the opponent's whole row does",
+    ),
+    (
+        "extra-turn-in-store",
+        "`true`, `false`",
+        "a last counter in one's own store gives another move (needs `sow-own-store`)",
+    ),
+    (
+        "must-feed",
+        "`true`, `false`",
+        "when the opponent's row is empty, a move must put counters in it if any move can",
+    ),
+    (
+        "unfed",
+        "`\"starved-player-takes-all\"`, `\"mover-takes-all\"`",
+        "with `must-feed`, when no move can feed: who takes the counters left (the game ends)",
+    ),
+    (
+        "game-ends",
+        "`\"board-empty\"`, `\"last-four\"`, `\"row-empty\"`, `\"majority\"`, \
+         `\"mover-row-empty\"`",
+        "the game's own end: an empty board; four counters left (Anywoli); either row empty, \
+         each player taking their own row; more than half of the counters captured; or the \
+         player to move without a counter in their row (no pass), each taking their own row",
+    ),
+    (
+        "leftover",
+        "`\"split-evenly\"`, `\"row-owner\"`, `\"last-four-receiver\"`",
+        "who gets the counters on the board when the history rules end the game",
+    ),
+    (
+        "no-progress-limit",
+        "a number of moves, 0 for none",
+        "moves in a row without a capture that end the game (the no-progress rule)",
+    ),
+    (
+        "stores",
+        "`true`, `false`",
+        "captured counters are drawn in stores on the board",
+    ),
+];
+
+/// RULES.md's table of the fields: name, values with the default of a file that leaves the
+/// field out, and the rule.
+pub fn fields_table() -> String {
+    let minimal = parse("name = \"x\"\npits-per-row = 6\nstart = 4\n").expect("a valid file");
+    let defaults = write(&minimal);
+    let mut table = String::new();
+    for (key, values, rule) in FIELDS {
+        let default = match key {
+            "name" | "pits-per-row" | "start" => "required".to_string(),
+            "title" => "the name".to_string(),
+            "stores" => "`sow-own-store`".to_string(),
+            _ => defaults
+                .lines()
+                .filter_map(|line| line.split_once(" = "))
+                .find(|(field, _)| *field == key)
+                .map(|(_, value)| format!("`{value}`"))
+                .unwrap_or_default(),
+        };
+        table += &format!("| `{key}` | {values} ({default}) | {rule} |\n");
+    }
+    table
+}
+
+/// The `key = value` fields of `text`, checked for form only.
+fn fields(text: &str) -> Result<BTreeMap<String, Value>, DefinitionError> {
+    let mut fields = BTreeMap::new();
+    for (number, raw) in text.lines().enumerate() {
+        let place = format!("line {}", number + 1);
+        let line = strip_comment(raw).trim();
+        if line.is_empty() {
+            continue;
+        }
+        if line.starts_with('[') {
+            return Err(error(
+                &place,
+                "sections are not used: a game file is 'key = value' lines",
+            ));
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            return Err(error(&place, format!("'{line}' is not 'key = value'")));
+        };
+        let key = key.trim();
+        if !FIELDS.iter().any(|(known, _, _)| *known == key) {
+            let known: Vec<&str> = FIELDS.iter().map(|(k, _, _)| *k).collect();
+            return Err(error(
+                key,
+                format!("unknown field (the fields are {})", known.join(", ")),
+            ));
+        }
+        let value = parse_value(value.trim()).map_err(|why| error(key, why))?;
+        if fields.insert(key.to_string(), value).is_some() {
+            return Err(error(key, "given twice"));
+        }
+    }
+    Ok(fields)
+}
+
+/// The line up to a `#` that is not inside a quoted word (game files, and the engine's weights
+/// files, which use the same lines).
+pub fn strip_comment(line: &str) -> &str {
+    let mut quoted = false;
+    for (at, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '#' if !quoted => return &line[..at],
+            _ => {}
+        }
+    }
+    line
+}
+
+fn parse_value(text: &str) -> Result<Value, String> {
+    let number = |t: &str| {
+        let t = t.trim();
+        if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+            t.parse::<u64>().map_err(|_| format!("{t} is too large"))
+        } else {
+            Err(format!("'{t}' is not a non-negative whole number"))
+        }
+    };
+    match text {
+        "true" => Ok(Value::Bool(true)),
+        "false" => Ok(Value::Bool(false)),
+        _ if text.starts_with('"') => {
+            let inner = text
+                .strip_prefix('"')
+                .and_then(|t| t.strip_suffix('"'))
+                .filter(|t| !t.contains('"'))
+                .ok_or("a word in double quotes must end with one")?;
+            Ok(Value::Word(inner.to_string()))
+        }
+        _ if text.starts_with('[') => {
+            let inner = text
+                .strip_prefix('[')
+                .and_then(|t| t.strip_suffix(']'))
+                .ok_or("a list must end with ']'")?;
+            if inner.trim().is_empty() {
+                return Ok(Value::List(Vec::new()));
+            }
+            inner
+                .split(',')
+                .map(number)
+                .collect::<Result<Vec<u64>, String>>()
+                .map(Value::List)
+        }
+        _ => number(text).map(Value::Number),
+    }
+}
+
+/// The fields of one file, taken one by one.
+struct Fields(BTreeMap<String, Value>);
+
+impl Fields {
+    fn take(&mut self, key: &str) -> Option<Value> {
+        self.0.remove(key)
+    }
+
+    fn bool(&mut self, key: &str, default: bool) -> Result<bool, DefinitionError> {
+        match self.take(key) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(b),
+            Some(other) => Err(error(
+                key,
+                format!("{} is not true or false", other.describe()),
+            )),
+        }
+    }
+
+    fn number(&mut self, key: &str, default: Option<u64>) -> Result<u64, DefinitionError> {
+        match self.take(key) {
+            None => default.ok_or_else(|| error(key, "missing (every game file gives it)")),
+            Some(Value::Number(n)) => Ok(n),
+            Some(other) => Err(error(
+                key,
+                format!("{} is not a whole number", other.describe()),
+            )),
+        }
+    }
+
+    fn word(&mut self, key: &str) -> Result<Option<String>, DefinitionError> {
+        match self.take(key) {
+            None => Ok(None),
+            Some(Value::Word(w)) => Ok(Some(w)),
+            Some(other) => Err(error(
+                key,
+                format!("{} is not a word in double quotes", other.describe()),
+            )),
+        }
+    }
+
+    /// One of `choices` (word, value), or `default`.
+    fn choice<T: Copy>(
+        &mut self,
+        key: &str,
+        choices: &[(&str, T)],
+        default: T,
+    ) -> Result<T, DefinitionError> {
+        let Some(word) = self.word(key)? else {
+            return Ok(default);
+        };
+        choices
+            .iter()
+            .find(|(name, _)| *name == word)
+            .map(|&(_, value)| value)
+            .ok_or_else(|| {
+                let names: Vec<String> = choices.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+                error(
+                    key,
+                    format!("\"{word}\" is not one of {}", names.join(", ")),
+                )
+            })
+    }
+}
+
+/// Leaks `text` for the life of the process: a game's name lives as long as its positions.
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+/// Reads a game file and adds its game to the games known by name ([`Variant::register`]): the
+/// one step a program needs to play a game of a file.
+pub fn register(text: &str) -> Result<Variant, DefinitionError> {
+    Variant::register(parse(text)?).map_err(|e| error("name", e.to_string()))
+}
+
+/// Reads a game file into its rules, checked for consistency and for rules the engine
+/// implements.
+pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
+    let mut f = Fields(fields(text)?);
+    let name = f
+        .word("name")?
+        .ok_or_else(|| error("name", "missing (every game file gives it)"))?;
+    if name.is_empty()
+        || name.len() > 32
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        return Err(error(
+            "name",
+            format!("\"{name}\" is not 1 to 32 lower-case letters, digits and '-'"),
+        ));
+    }
+    let title = f.word("title")?.unwrap_or_else(|| name.clone());
+    if title.is_empty() || title.len() > 64 || title.chars().any(char::is_control) {
+        return Err(error("title", "1 to 64 characters on one line"));
+    }
+    let n = f.number("pits-per-row", None)?;
+    if !(2..=MAX_ROW as u64).contains(&n) {
+        return Err(error(
+            "pits-per-row",
+            format!("{n} pits a row is not in 2 to {MAX_ROW}"),
+        ));
+    }
+    let n = n as usize;
+    let start = match f.take("start") {
+        None => return Err(error("start", "missing (every game file gives it)")),
+        Some(Value::Number(count)) => Start::Uniform(count.min(255) as u8),
+        Some(Value::List(counts)) => {
+            if counts.len() != 2 * n {
+                return Err(error(
+                    "start",
+                    format!("{} counts for {} pits", counts.len(), 2 * n),
+                ));
+            }
+            let counts: Vec<u8> = counts.iter().map(|&c| c.min(255) as u8).collect();
+            Start::Pattern(Box::leak(counts.into_boxed_slice()))
+        }
+        Some(other) => {
+            return Err(error(
+                "start",
+                format!("{} is neither a count nor a list", other.describe()),
+            ));
+        }
+    };
+    let any_total = f.bool("any-total", false)?;
+    let move_choice = f.choice(
+        "moves",
+        &[
+            ("any-pit", MoveChoice::AnyPit),
+            ("leftmost", MoveChoice::Leftmost),
+        ],
+        MoveChoice::AnyPit,
+    )?;
+    let direction = f.choice(
+        "direction",
+        &[
+            ("counter-clockwise", Direction::CounterClockwise),
+            ("clockwise", Direction::Clockwise),
+        ],
+        Direction::CounterClockwise,
+    )?;
+    let sow_own_store = f.bool("sow-own-store", false)?;
+    let skip_origin = f.bool("skip-origin", false)?;
+    #[derive(Clone, Copy, PartialEq)]
+    enum LapKind {
+        Single,
+        RelayWithOpposite,
+        RelayFours,
+    }
+    let lap_kind = f.choice(
+        "laps",
+        &[
+            ("single", LapKind::Single),
+            ("relay-with-opposite", LapKind::RelayWithOpposite),
+            ("relay-fours", LapKind::RelayFours),
+        ],
+        LapKind::Single,
+    )?;
+    let counts: Vec<u64> = match f.take("capture-counts") {
+        None => Vec::new(),
+        Some(Value::List(counts)) => counts,
+        Some(other) => {
+            return Err(error(
+                "capture-counts",
+                format!("{} is not a list of counts", other.describe()),
+            ));
+        }
+    };
+    if let Some(&bad) = counts.iter().find(|&&c| c == 0 || c > MAX_COUNTERS as u64) {
+        return Err(error(
+            "capture-counts",
+            format!("{bad} is not a count from 1 to {MAX_COUNTERS}"),
+        ));
+    }
+    let counts: Vec<u8> = counts.iter().map(|&c| c as u8).collect();
+    let captures = CaptureCounts::of(&counts);
+    let capture_side = f.choice(
+        "capture-side",
+        &[
+            ("any", CaptureSide::Any),
+            ("own", CaptureSide::Own),
+            ("opponent", CaptureSide::Opponent),
+        ],
+        CaptureSide::Any,
+    )?;
+    let capture_chain = f.bool("capture-chain", false)?;
+    let capture_empty_opposite = f.bool("capture-empty-opposite", false)?;
+    let grand_slam = f.choice(
+        "grand-slam",
+        &[
+            ("captures", GrandSlam::Captures),
+            ("captures-nothing", GrandSlam::CapturesNothing),
+        ],
+        GrandSlam::Captures,
+    )?;
+    let extra_turn_in_store = f.bool("extra-turn-in-store", false)?;
+    let must_feed = f.bool("must-feed", false)?;
+    let unfed = f.choice(
+        "unfed",
+        &[
+            ("starved-player-takes-all", Unfed::StarvedPlayerTakesAll),
+            ("mover-takes-all", Unfed::MoverTakesAll),
+        ],
+        Unfed::StarvedPlayerTakesAll,
+    )?;
+    let own_end = f.choice(
+        "game-ends",
+        &[
+            ("board-empty", OwnEnd::EmptyBoard),
+            ("last-four", OwnEnd::LastFour),
+            ("row-empty", OwnEnd::RowEmpty),
+            ("majority", OwnEnd::Majority),
+            ("mover-row-empty", OwnEnd::MoverRowEmpty),
+        ],
+        OwnEnd::EmptyBoard,
+    )?;
+    let leftover = f.choice(
+        "leftover",
+        &[
+            ("split-evenly", Leftover::SplitEvenly),
+            ("row-owner", Leftover::RowOwner),
+            ("last-four-receiver", Leftover::LastFourReceiver),
+        ],
+        Leftover::SplitEvenly,
+    )?;
+    let limit = f.number("no-progress-limit", Some(100))?;
+    if limit > u16::MAX as u64 {
+        return Err(error(
+            "no-progress-limit",
+            format!("{limit} is more than {}", u16::MAX),
+        ));
+    }
+    let stores = f.bool("stores", sow_own_store)?;
+    let laps = match lap_kind {
+        LapKind::Single => Laps::Single { captures },
+        LapKind::RelayWithOpposite => Laps::RelayWithOpposite { captures },
+        LapKind::RelayFours => Laps::RelayFours,
+    };
+    let rules = Rules {
+        name: leak(name),
+        title: leak(title),
+        pits_per_row: n,
+        start,
+        any_total,
+        move_choice,
+        direction,
+        sow_own_store,
+        skip_origin,
+        laps,
+        capture_side,
+        capture_chain,
+        capture_empty_opposite,
+        grand_slam,
+        extra_turn_in_store,
+        must_feed,
+        unfed,
+        own_end,
+        leftover,
+        no_progress_limit: (limit > 0).then_some(limit as u16),
+        stores,
+    };
+    check(&rules)?;
+    Ok(rules)
+}
+
+/// Refuses a record that is inconsistent or asks for what the engine does not implement, naming
+/// the field.
+pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
+    let total = rules.total();
+    if total == 0 || total > MAX_COUNTERS {
+        return Err(error(
+            "start",
+            format!("{total} counters in all is not from 1 to {MAX_COUNTERS}"),
+        ));
+    }
+    let single = matches!(rules.laps, Laps::Single { .. });
+    let one_lap_only = [
+        ("sow-own-store", rules.sow_own_store),
+        ("skip-origin", rules.skip_origin),
+        ("capture-empty-opposite", rules.capture_empty_opposite),
+        ("extra-turn-in-store", rules.extra_turn_in_store),
+        ("grand-slam", rules.grand_slam == GrandSlam::CapturesNothing),
+        ("capture-side", rules.capture_side != CaptureSide::Any),
+    ];
+    if !single && let Some((field, _)) = one_lap_only.iter().find(|(_, on)| *on) {
+        return Err(error(
+            field,
+            "is implemented for one-lap games only (laps = \"single\")",
+        ));
+    }
+    match rules.laps {
+        Laps::RelayWithOpposite { captures } if captures.is_empty() => {
+            return Err(error(
+                "capture-counts",
+                "a relay-with-opposite game needs the counts that end a relay in a capture",
+            ));
+        }
+        Laps::RelayWithOpposite { .. } if !rules.capture_chain => {
+            return Err(error(
+                "capture-chain",
+                "relay-with-opposite captures always chain: set it true",
+            ));
+        }
+        Laps::RelayFours
+            if rules.own_end != OwnEnd::LastFour
+                || rules.leftover != Leftover::LastFourReceiver =>
+        {
+            return Err(error(
+                "laps",
+                "relay-fours is implemented with game-ends = \"last-four\" and leftover = \
+                 \"last-four-receiver\" only",
+            ));
+        }
+        Laps::RelayFours if !total.is_multiple_of(4) => {
+            return Err(error(
+                "start",
+                format!("a relay-fours game needs a multiple of 4 counters, not {total}"),
+            ));
+        }
+        Laps::Single { captures } if rules.capture_empty_opposite && !captures.is_empty() => {
+            return Err(error(
+                "capture-empty-opposite",
+                "is a capture rule of its own: the engine plays either it or capture-counts, \
+                 not both",
+            ));
+        }
+        _ => {}
+    }
+    if !matches!(rules.laps, Laps::RelayFours)
+        && (rules.own_end == OwnEnd::LastFour || rules.leftover == Leftover::LastFourReceiver)
+    {
+        return Err(error(
+            if rules.own_end == OwnEnd::LastFour {
+                "game-ends"
+            } else {
+                "leftover"
+            },
+            "the last four and their receiver are implemented for relay-fours games only",
+        ));
+    }
+    if rules.extra_turn_in_store && !rules.sow_own_store {
+        return Err(error(
+            "extra-turn-in-store",
+            "needs sow-own-store = true (a last counter can fall in the store only if the store \
+             is sown)",
+        ));
+    }
+    if rules.own_end == OwnEnd::Majority && rules.any_total {
+        return Err(error(
+            "game-ends",
+            "\"majority\" needs a fixed number of counters (any-total = false)",
+        ));
+    }
+    Ok(())
+}
+
+/// The game file of `rules`: every field, in the order of [`FIELDS`], which [`parse`] reads back
+/// to the same rules.
+pub fn write(rules: &Rules) -> String {
+    let word = |w: &str| format!("\"{w}\"");
+    let start = match rules.start {
+        Start::Uniform(count) => count.to_string(),
+        Start::Pattern(counts) => format!("{counts:?}"),
+    };
+    let (laps, captures) = match rules.laps {
+        Laps::Single { captures } => ("single", captures),
+        Laps::RelayWithOpposite { captures } => ("relay-with-opposite", captures),
+        Laps::RelayFours => ("relay-fours", CaptureCounts::NONE),
+    };
+    let values: [String; 22] = [
+        word(rules.name),
+        word(rules.title),
+        rules.pits_per_row.to_string(),
+        start,
+        rules.any_total.to_string(),
+        word(match rules.move_choice {
+            MoveChoice::AnyPit => "any-pit",
+            MoveChoice::Leftmost => "leftmost",
+        }),
+        word(match rules.direction {
+            Direction::CounterClockwise => "counter-clockwise",
+            Direction::Clockwise => "clockwise",
+        }),
+        rules.sow_own_store.to_string(),
+        rules.skip_origin.to_string(),
+        word(laps),
+        format!("{:?}", captures.counts()),
+        word(match rules.capture_side {
+            CaptureSide::Any => "any",
+            CaptureSide::Own => "own",
+            CaptureSide::Opponent => "opponent",
+        }),
+        rules.capture_chain.to_string(),
+        rules.capture_empty_opposite.to_string(),
+        word(match rules.grand_slam {
+            GrandSlam::Captures => "captures",
+            GrandSlam::CapturesNothing => "captures-nothing",
+        }),
+        rules.extra_turn_in_store.to_string(),
+        rules.must_feed.to_string(),
+        word(match rules.unfed {
+            Unfed::StarvedPlayerTakesAll => "starved-player-takes-all",
+            Unfed::MoverTakesAll => "mover-takes-all",
+        }),
+        word(match rules.own_end {
+            OwnEnd::EmptyBoard => "board-empty",
+            OwnEnd::LastFour => "last-four",
+            OwnEnd::RowEmpty => "row-empty",
+            OwnEnd::Majority => "majority",
+            OwnEnd::MoverRowEmpty => "mover-row-empty",
+        }),
+        word(match rules.leftover {
+            Leftover::SplitEvenly => "split-evenly",
+            Leftover::RowOwner => "row-owner",
+            Leftover::LastFourReceiver => "last-four-receiver",
+        }),
+        rules.no_progress_limit.unwrap_or(0).to_string(),
+        rules.stores.to_string(),
+    ];
+    FIELDS
+        .iter()
+        .zip(values)
+        .map(|((key, _, _), value)| format!("{key} = {value}\n"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_files_describe_the_compiled_games() {
+        for ((file, text), compiled) in BUILT_IN_FILES.iter().zip(BUILT_IN_RULES) {
+            let parsed = parse(text).unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert_eq!(&parsed, compiled, "{file}");
+            assert_eq!(*file, format!("{}.toml", compiled.name));
+        }
+    }
+
+    #[test]
+    fn a_written_game_reads_back_the_same() {
+        for compiled in BUILT_IN_RULES {
+            assert_eq!(&parse(&write(compiled)).unwrap(), compiled);
+        }
+    }
+
+    #[test]
+    fn refusals_name_the_field() {
+        let base = "name = \"g\"\npits-per-row = 6\nstart = 4\n";
+        for (extra, field, why) in [
+            ("colour = 3\n", "colour", "unknown field"),
+            ("moves = \"random\"\n", "moves", "is not one of"),
+            ("start = 4\n", "start", "given twice"),
+            ("laps = \"relay-fours\"\n", "laps", "last-four"),
+            (
+                "extra-turn-in-store = true\n",
+                "extra-turn-in-store",
+                "sow-own-store",
+            ),
+            (
+                "capture-counts = [2]\ncapture-empty-opposite = true\n",
+                "capture-empty-opposite",
+                "not both",
+            ),
+            ("capture-counts = [0]\n", "capture-counts", "not a count"),
+            (
+                "game-ends = \"majority\"\nany-total = true\n",
+                "game-ends",
+                "fixed number",
+            ),
+            (
+                "leftover = \"last-four-receiver\"\n",
+                "leftover",
+                "relay-fours",
+            ),
+            ("must-feed = 1\n", "must-feed", "not true or false"),
+            ("[rules]\n", "line 4", "sections"),
+            ("stores\n", "line 4", "not 'key = value'"),
+            ("title = \"unended\n", "title", "double quotes"),
+        ] {
+            let text = format!("{base}{extra}");
+            let e = parse(&text).unwrap_err();
+            assert_eq!(e.field, field, "{text}: {e}");
+            assert!(e.why.contains(why), "{text}: {e}");
+        }
+        for (text, field) in [
+            ("pits-per-row = 6\nstart = 4\n", "name"),
+            ("name = \"Big Game\"\npits-per-row = 6\nstart = 4\n", "name"),
+            ("name = \"g\"\nstart = 4\n", "pits-per-row"),
+            ("name = \"g\"\npits-per-row = 6\n", "start"),
+            ("name = \"g\"\npits-per-row = 6\nstart = 20\n", "start"),
+            (
+                "name = \"g\"\npits-per-row = 2\nstart = [1, 2, 3]\n",
+                "start",
+            ),
+        ] {
+            assert_eq!(parse(text).unwrap_err().field, field, "{text}");
+        }
+    }
+
+    #[test]
+    fn comments_and_blank_lines_are_skipped() {
+        let rules = parse(
+            "# a game\n\nname = \"g\" # its name\npits-per-row = 6\nstart = [1,1,1,1,1,1, \
+             2,2,2,2,2,2]\ntitle = \"G # one\"\n",
+        )
+        .unwrap();
+        assert_eq!(rules.title, "G # one");
+        assert_eq!(rules.total(), 18);
+        assert_eq!(rules.start_count(7), 2);
+    }
+}
