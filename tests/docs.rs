@@ -434,7 +434,10 @@ fn help_names_every_documented_command_and_every_option() {
         }
         // `| `query fen` | …`: each query.
         if let Some(row) = line.strip_prefix("| `query ")
-            && let Some(what) = row.split('`').next()
+            && let Some(what) = row
+                .split('`')
+                .next()
+                .and_then(|q| q.split_whitespace().next())
         {
             words.push(what.to_string());
         }

@@ -19,6 +19,7 @@ const state = {
   moves: [],
   position: null, // parsed position string
   previous: null, // the position before the last move, to show its sowing
+  fresh: true, // the next position read back starts a game (Load, New game, a deal): no sowing shown
   legal: [],
   over: false,
   human: 'S', // the side a person plays, or null for engine vs engine
@@ -31,7 +32,12 @@ const state = {
   broken: false,
   updating: 0, // position updates in flight: no clicks meanwhile
   interrupting: false, // a search is being stopped: no new one starts by itself
+  animating: false, // a move is being shown counter by counter
+  skip: false, // the person asked to see the end of the move at once
 };
+
+// People who ask their system for less motion see each move's result at once.
+const REDUCED_MOTION = window.matchMedia('(prefers-reduced-motion: reduce)');
 
 // ---------------------------------------------------------------------------------------------
 // Talking to the engine.
@@ -49,7 +55,8 @@ function showMessage(text) {
 // The page's state, for people (the cursor, the buttons) and for tests: 'broken', 'updating'
 // (reading back a position), 'thinking', 'over' or 'idle'.
 function setBusy(busy) {
-  document.body.dataset.state = state.broken ? 'broken' : state.updating ? 'updating' : busy || state.interrupting ? 'thinking' : state.over ? 'over' : 'idle';
+  document.body.dataset.human = state.human || '';
+  document.body.dataset.state = state.broken ? 'broken' : state.updating || state.animating ? 'updating' : busy || state.interrupting ? 'thinking' : state.over ? 'over' : 'idle';
 }
 
 // Sends `line` numbered, as the board server wants it; returns the number.
@@ -99,6 +106,12 @@ function response(what) {
 }
 
 function received(text) {
+  if (text === 'board taken-over') {
+    // Another connection has this board now; this one is closed (its closing is not news).
+    state.socket = null;
+    engineBroke('another connection took this board over: press “Restart the engine” for a board of your own');
+    return;
+  }
   if (text.startsWith('board exit')) {
     engineBroke('the engine stopped (it may have crashed)');
     return;
@@ -301,16 +314,41 @@ async function readBack(generation) {
   const legal = (await response('moves')).split(' ').filter((m) => m);
   const over = (await response('gameover')) === 'true';
   if (generation !== state.generation) return;
-  state.previous = state.position;
+  state.previous = state.fresh ? null : state.position;
+  state.fresh = false;
   state.position = parsePosition(fen);
   state.legal = legal;
   state.over = over;
   $('result').textContent = '';
+  delete $('result').dataset.outcome;
   if (over) {
     const diagram = await request('d', (l) => l.startsWith('Game over:'));
     const end = diagram[diagram.length - 1].slice('Game over: '.length);
-    $('result').textContent = `Game over: ${end}`;
+    const [south, north] = (await response('score')).split(' ').map(Number);
+    $('result').textContent = resultText(south, north, end);
   }
+}
+
+// The end of the game, for the person playing: "You won 40–32 (board empty)", "You lost …",
+// "Draw …"; in engine vs engine, who won.
+function resultText(south, north, end) {
+  const rule = end.replace(/\s*\(.*\)$/, '');
+  const mine = state.human === 'N' ? north : south;
+  const theirs = state.human === 'N' ? south : north;
+  let outcome;
+  if (south === north) outcome = `Draw ${south}–${north}`;
+  else if (!state.human) outcome = `${south > north ? 'South' : 'North'} won ${Math.max(south, north)}–${Math.min(south, north)}`;
+  else outcome = `${mine > theirs ? 'You won' : 'You lost'} ${mine}–${theirs}`;
+  $('result').dataset.outcome = south === north ? 'draw' : !state.human ? 'over' : mine > theirs ? 'won' : 'lost';
+  return `${outcome} (${rule})`;
+}
+
+// Forgets the engine's lines and evaluation: they were about another game.
+function resetAnalysis() {
+  state.lines.clear();
+  renderLines();
+  $('evalfill').style.width = '50%';
+  $('evaltext').textContent = '';
 }
 
 function humanToMove() {
@@ -350,6 +388,12 @@ async function think() {
     }
     const move = lines[lines.length - 1].split(' ')[1];
     if (!move || move === '(none)') { setBusy(false); return; }
+    await showSowing(move, generation);
+    if (generation !== state.generation) {
+      render();
+      maybeThink();
+      return;
+    }
     state.moves.push(move);
     await refresh();
   } catch (e) {
@@ -360,8 +404,9 @@ async function think() {
 
 async function play(move) {
   if (!canPlay() || !state.legal.includes(move)) return;
-  state.moves.push(move);
   showMessage('');
+  await showSowing(move, state.generation);
+  state.moves.push(move);
   try {
     await refresh();
   } catch (e) {
@@ -370,9 +415,104 @@ async function play(move) {
   }
 }
 
+// Shows `move` (legal in the position on the board, which the engine holds too) counter by
+// counter, as the engine tells it (`query sowing`): each lift, each counter that falls, each
+// capture. Fast (under two seconds for the longest relay), stopped by a click on the board, a
+// key or any control, and not shown at all to people who ask for reduced motion.
+async function showSowing(move, generation) {
+  // No clicks, and no "idle" for anyone watching, until the move is on the board.
+  state.updating += 1;
+  setBusy(false);
+  try {
+    await tellSowing(move, generation);
+  } finally {
+    state.updating -= 1;
+    setBusy(state.thinking);
+  }
+}
+
+async function tellSowing(move, generation) {
+  let trace;
+  try {
+    const lines = await request(`query sowing ${move}`, (l) => l.startsWith('response') || l.startsWith('info string error'));
+    const last = lines[lines.length - 1];
+    if (!last.startsWith('response ')) return;
+    trace = last.slice('response '.length);
+  } catch (e) {
+    return; // the move is still played; the refusal, if any, is the position's to report
+  }
+  $('board').dataset.lastSowing = `${move}: ${trace}`;
+  if (REDUCED_MOTION.matches || trace === 'pass' || !state.position) return;
+  const n = GAMES.get(state.variant).pits;
+  const pitOf = (letter) => letter >= 'a' ? n + letter.charCodeAt(0) - 97 : letter.charCodeAt(0) - 65;
+  const pits = [...state.position.pits];
+  const captured = [...state.position.captured];
+  const words = trace.split(' ');
+  const pause = Math.max(8, Math.min(90, 1800 / words.length));
+  state.animating = true;
+  state.skip = false;
+  setBusy(state.thinking);
+  $('board').classList.add('sowing');
+  try {
+    for (const word of words) {
+      if (state.skip || generation !== state.generation || state.broken) break;
+      let m;
+      if ((m = /^([A-Za-z]):(\d+)$/.exec(word))) {
+        const pit = pitOf(m[1]);
+        pits[pit] = 0;
+        showPit(pit, 0, 'lifted');
+      } else if ((m = /^x([A-Za-z]):(\d+)>([SN])$/.exec(word))) {
+        const pit = pitOf(m[1]);
+        const side = m[3] === 'S' ? 0 : 1;
+        pits[pit] -= Number(m[2]);
+        captured[side] += Number(m[2]);
+        showPit(pit, pits[pit], 'captured');
+        showStore(side, captured[side]);
+      } else if ((m = /^\*([SN])$/.exec(word))) {
+        const side = m[1] === 'S' ? 0 : 1;
+        captured[side] += 1;
+        showStore(side, captured[side]);
+      } else if (/^[A-Za-z]$/.test(word)) {
+        const pit = pitOf(word);
+        pits[pit] += 1;
+        showPit(pit, pits[pit], 'dropped');
+      } else {
+        continue; // `again`, `endless`: the position read back says what follows
+      }
+      await new Promise((r) => setTimeout(r, pause));
+    }
+  } finally {
+    state.animating = false;
+    $('board').classList.remove('sowing');
+    setBusy(state.thinking);
+  }
+}
+
+// One pit during a move's showing: its stones and count, and what just happened to it.
+function showPit(pit, count, what) {
+  const button = document.querySelector(`.pit[data-pit="${pit}"]`);
+  if (!button) return;
+  const number = document.createElement('span');
+  number.className = 'count';
+  number.textContent = String(count);
+  button.replaceChildren(stones(count), number);
+  button.dataset.count = count;
+  for (const cls of ['lifted', 'dropped', 'captured']) button.classList.remove(cls);
+  void button.offsetWidth; // restart the flash
+  button.classList.add(what);
+}
+
+function showStore(side, count) {
+  const store = $(side ? 'north-store' : 'south-store');
+  const total = store && store.querySelector('b');
+  if (total) total.textContent = String(count);
+}
+
 // Ends a running search and forgets its answer.
 async function interrupt() {
   state.generation += 1;
+  state.skip = true;
+  while (state.animating) await new Promise((r) => setTimeout(r, 5));
   if (state.thinking && state.socket) {
     state.interrupting = true;
     send('stop');
@@ -382,20 +522,26 @@ async function interrupt() {
   }
 }
 
+// A new game from `base`; if the engine refuses it (a deal it cannot make), the game stays as
+// it was and the reason is shown.
 async function newGame(base) {
   await interrupt();
+  const saved = { base: state.base, moves: state.moves };
   state.base = base || 'startpos';
   state.moves = [];
-  state.position = null;
-  state.previous = null;
-  state.lines.clear();
+  state.fresh = true;
   showMessage('');
   $('side-answer').textContent = '';
   try {
     await command('ucinewgame');
     await refresh();
+    resetAnalysis();
   } catch (e) {
+    state.base = saved.base;
+    state.moves = saved.moves;
+    state.fresh = false;
     showMessage(e.message);
+    try { await refresh(); } catch (again) { /* reported above */ }
   }
 }
 
@@ -413,6 +559,7 @@ async function undo() {
   }
   state.previous = null;
   state.position = null;
+  resetAnalysis();
   try { await refresh(); } catch (e) { showMessage(e.message); }
 }
 
@@ -425,17 +572,29 @@ function render() {
   const board = $('board');
   board.style.setProperty('--pits', n);
   board.replaceChildren();
+  // A board whose pits would be narrower than a finger (a long row on a phone) stands upright:
+  // South's row on the left from top to bottom, North's on the right, the stores above and below.
+  const upright = (board.parentElement.clientWidth - 130) / n < 42;
+  board.classList.toggle('upright', upright);
   const pos = state.position;
   if (!pos) return;
+  board.dataset.turn = state.over ? '' : pos.side;
   const before = state.previous;
   const lastMove = state.moves[state.moves.length - 1];
   const origin = lastMove && lastMove !== 'pass' ? (lastMove >= 'a' ? n + lastMove.charCodeAt(0) - 97 : lastMove.charCodeAt(0) - 65) : -1;
+  // `row` 1 to 4 (North's letters, North's pits, South's pits, South's letters) and `col` 1 to
+  // n + 2 (North's store, the pits, South's store); an upright board swaps them.
   const cell = (tag, cls, text, row, col) => {
     const el = document.createElement(tag);
     el.className = cls;
     if (text !== undefined) el.textContent = text;
-    el.style.gridRow = row;
-    el.style.gridColumn = col;
+    if (upright) {
+      el.style.gridRow = String(col);
+      el.style.gridColumn = row === '2 / 4' ? '2 / 4' : String(5 - row);
+    } else {
+      el.style.gridRow = String(row);
+      el.style.gridColumn = String(col);
+    }
     board.appendChild(el);
     return el;
   };
@@ -445,6 +604,7 @@ function render() {
   const gain = (side) => before ? pos.captured[side] - before.captured[side] : 0;
   const store = (side, cls) => {
     const el = cell('div', `store ${cls}`, undefined, '2 / 4', cls === 'north' ? 1 : n + 2);
+    el.classList.toggle('to-move', board.dataset.turn === (side ? 'N' : 'S'));
     el.innerHTML = `<span>${side ? 'North' : 'South'}</span><b>${pos.captured[side]}</b><span class="what">${storeLabel}</span>` +
       (gain(side) > 0 ? `<span class="gain">+${gain(side)}</span>` : '');
     el.dataset.captured = pos.captured[side];
@@ -460,7 +620,13 @@ function render() {
     cell('div', 'letter', moveName(southPit, n), 4, col + 2);
     for (const [pit, row] of [[northPit, 2], [southPit, 3]]) {
       const move = moveName(pit, n);
-      const button = cell('button', 'pit', String(pos.pits[pit]), row, col + 2);
+      const button = cell('button', `pit ${row === 2 ? 'north' : 'south'}`, undefined, row, col + 2);
+      button.append(stones(pos.pits[pit]));
+      const count = document.createElement('span');
+      count.className = 'count';
+      count.textContent = String(pos.pits[pit]);
+      button.append(count);
+      if (board.dataset.turn === (row === 2 ? 'N' : 'S')) button.classList.add('to-move');
       button.dataset.pit = pit;
       button.dataset.move = move;
       button.dataset.count = pos.pits[pit];
@@ -484,6 +650,20 @@ function render() {
   $('moves').dataset.moves = state.moves.join(' ');
   renderTurn();
   renderLines();
+}
+
+// The counters of a pit drawn as stones, up to a dozen (the number beside says how many).
+function stones(count) {
+  const group = document.createElement('span');
+  group.className = 'stones';
+  group.setAttribute('aria-hidden', 'true');
+  for (let i = 0; i < Math.min(count, 12); i++) {
+    const stone = document.createElement('span');
+    stone.className = 'stone';
+    group.append(stone);
+  }
+  if (count > 12) group.classList.add('many');
+  return group;
 }
 
 function renderTurn() {
@@ -573,6 +753,8 @@ function wire() {
     state.variant = $('variant').value;
     state.moves = [];
     state.position = null;
+    state.fresh = true;
+    resetAnalysis();
     render();
     try {
       await command(`variant ${state.variant}`);
@@ -620,20 +802,25 @@ function wire() {
     await interrupt();
     state.base = `fen ${words[0]}`;
     state.moves = words.slice(2);
-    state.previous = null;
+    state.fresh = true;
     try {
       await refresh();
+      resetAnalysis();
       showMessage('');
     } catch (e) {
       state.base = saved.base;
       state.moves = saved.moves;
+      state.fresh = false;
       showMessage(e.message);
       try { await refresh(); } catch (again) { /* reported above */ }
     }
   });
   $('deal-button').addEventListener('click', () => {
     const seed = $('seed').value.trim();
-    if (!/^[0-9]{1,20}$/.test(seed)) { showMessage('a seed is a whole number'); return; }
+    if (!/^[0-9]{1,20}$/.test(seed) || BigInt(seed) > 18446744073709551615n) {
+      showMessage('a seed is a whole number from 0 to 18446744073709551615');
+      return;
+    }
     newGame(`random ${seed}`);
   });
   $('side-button').addEventListener('click', async () => {
@@ -646,6 +833,10 @@ function wire() {
     } catch (e) { showMessage(e.message); }
   });
   $('restart').addEventListener('click', () => restartEngine());
+  window.addEventListener('resize', () => { if (state.position && !state.animating) render(); });
+  // A click on the board or any key shows the end of a move being sown at once.
+  $('board').addEventListener('click', () => { if (state.animating) state.skip = true; });
+  window.addEventListener('keydown', () => { if (state.animating) state.skip = true; });
   window.addEventListener('pagehide', () => {
     if (state.boardId) navigator.sendBeacon(`/api/boards/${state.boardId}/close`);
   });

@@ -19,6 +19,8 @@ pub enum Message {
         request: String,
         why: String,
     },
+    /// Another connection took this board over: this one ends.
+    TakenOver,
 }
 
 /// Lines kept for a page that is not (yet) connected.
@@ -43,6 +45,9 @@ impl Drop for Engine {
 #[derive(Default)]
 struct Outbox {
     page: Option<Sender<Message>>,
+    /// Which connection is the page's (each attach gets the next number), so that a connection
+    /// taken over does not detach its successor when it ends.
+    connection: u64,
     backlog: VecDeque<Message>,
     /// The process id of the board's current engine: a replaced engine's last words (its exit
     /// above all) must not reach the page as news of the new one.
@@ -140,23 +145,34 @@ impl Board {
     }
 
     /// Connects the page: it receives what waited, then everything as it comes (and what the
-    /// returned sender sends).
-    pub fn attach(&self) -> (Sender<Message>, Receiver<Message>) {
+    /// returned sender sends). A connection already there is told it was taken over and ends:
+    /// one board, one connection. Returns the connection's number for [`Board::detach`].
+    pub fn attach(&self) -> (Sender<Message>, Receiver<Message>, u64) {
         let (sender, receiver) = channel();
         let mut outbox = self.outbox.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(previous) = outbox.page.take() {
+            let _ = previous.send(Message::TakenOver);
+        }
         for message in outbox.backlog.drain(..) {
             let _ = sender.send(message);
         }
         outbox.page = Some(sender.clone());
+        outbox.connection += 1;
+        let connection = outbox.connection;
         *self
             .detached_since
             .lock()
             .unwrap_or_else(|p| p.into_inner()) = None;
-        (sender, receiver)
+        (sender, receiver, connection)
     }
 
-    pub fn detach(&self) {
-        self.outbox.lock().unwrap_or_else(|p| p.into_inner()).page = None;
+    /// Disconnects the page's connection `connection`, unless another has taken its place.
+    pub fn detach(&self, connection: u64) {
+        let mut outbox = self.outbox.lock().unwrap_or_else(|p| p.into_inner());
+        if outbox.connection != connection {
+            return;
+        }
+        outbox.page = None;
         *self
             .detached_since
             .lock()

@@ -8,6 +8,7 @@
 
 mod boards;
 mod commands;
+mod gate;
 mod server;
 
 use std::path::PathBuf;

@@ -24,15 +24,28 @@ use tungstenite::{Message as WsMessage, handshake::derive_accept_key};
 use crate::Settings;
 use crate::boards::{Board, Boards, Message, OpenError};
 use crate::commands;
+use crate::gate::{Gate, Ticket};
 
 const INDEX: &str = include_str!("../page/index.html");
 const SCRIPT: &str = include_str!("../page/app.js");
 const STYLE: &str = include_str!("../page/style.css");
+const ICON: &str = include_str!("../page/icon.svg");
 
 /// Longest request head or body read.
 const MAX_REQUEST: usize = 16 * 1024;
 /// A page that reconnects quickly keeps its board; after this long without it, it closes.
 const ABANDONED_AFTER: Duration = Duration::from_secs(10);
+/// Connections held at once beyond one per board (the page, its files and calls need a few).
+const SPARE_CONNECTIONS: usize = 32;
+/// How long a request's head (and body) may take to arrive, in all.
+const HEAD_DEADLINE: Duration = Duration::from_secs(5);
+
+/// Headers of every response: no page may frame the board (its controls could be clicked
+/// through a disguise), and the page runs only this server's own script and style.
+const SECURITY_HEADERS: &str = "X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n\
+     Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; img-src \
+     'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'\r\n\
+     Referrer-Policy: no-referrer\r\n";
 
 /// What this server calls itself, for the `Host` and `Origin` checks.
 struct Identity {
@@ -67,20 +80,32 @@ pub fn serve(settings: Settings) -> anyhow::Result<()> {
         boards.max()
     );
     let _ = std::io::stdout().flush();
+    let gate = Gate::new(boards.max() + SPARE_CONNECTIONS);
     {
-        let boards = Arc::clone(&boards);
+        let (boards, gate) = (Arc::clone(&boards), Arc::clone(&gate));
         std::thread::spawn(move || {
             loop {
-                std::thread::sleep(Duration::from_secs(1));
+                std::thread::sleep(Duration::from_millis(500));
                 boards.close_abandoned(ABANDONED_AFTER);
+                gate.close_late(HEAD_DEADLINE);
             }
         });
     }
     for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
+        let Ok(mut stream) = stream else { continue };
+        let Some(ticket) = gate.admit(&stream) else {
+            // Full of live connections: refused at once, without a thread.
+            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+            let _ = json_error(
+                &mut stream,
+                "503 Service Unavailable",
+                "too many connections",
+            );
+            continue;
+        };
         let (boards, identity) = (Arc::clone(&boards), Arc::clone(&identity));
         std::thread::spawn(move || {
-            if let Err(e) = handle(stream, &boards, &identity) {
+            if let Err(e) = handle(stream, &boards, &identity, &ticket) {
                 log::debug!("connection: {e:#}");
             }
         });
@@ -157,8 +182,7 @@ fn respond(stream: &mut TcpStream, status: &str, kind: &str, body: &str) -> std:
     write!(
         stream,
         "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: \
-         no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src \
-         'self'; connect-src 'self'\r\nConnection: close\r\n\r\n{body}",
+         no-store\r\n{SECURITY_HEADERS}Connection: close\r\n\r\n{body}",
         body.len()
     )?;
     stream.flush()
@@ -174,13 +198,19 @@ fn json_error(stream: &mut TcpStream, status: &str, message: &str) -> std::io::R
     )
 }
 
-fn handle(stream: TcpStream, boards: &Boards, identity: &Identity) -> anyhow::Result<()> {
-    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+fn handle(
+    stream: TcpStream,
+    boards: &Boards,
+    identity: &Identity,
+    ticket: &Ticket,
+) -> anyhow::Result<()> {
+    stream.set_read_timeout(Some(HEAD_DEADLINE))?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut stream = stream;
     let Some(request) = read_request(&mut reader)? else {
         return Ok(());
     };
+    ticket.head_done();
     log::debug!(
         "{} {} (host {:?}, origin {:?})",
         request.method,
@@ -222,6 +252,9 @@ fn handle(stream: TcpStream, boards: &Boards, identity: &Identity) -> anyhow::Re
             SCRIPT,
         )?,
         ("GET", ["style.css"]) => respond(&mut stream, "200 OK", "text/css; charset=utf-8", STYLE)?,
+        ("GET", ["favicon.svg" | "favicon.ico"]) => {
+            respond(&mut stream, "200 OK", "image/svg+xml", ICON)?
+        }
         ("GET", ["api", "status"]) => respond(
             &mut stream,
             "200 OK",
@@ -300,20 +333,27 @@ fn handle(stream: TcpStream, boards: &Boards, identity: &Identity) -> anyhow::Re
 /// and everything the engine says goes to it as it comes. `board …` messages are the server's
 /// own: `board refused <number> <why>` for a command that did not reach the engine (so the page
 /// knows which of its requests failed, whatever the engine is still answering), `board exit
-/// <status>` when the engine ended.
+/// <status>` when the engine ended, `board taken-over` (then the connection closes) when another
+/// connection took the board.
 fn session(stream: TcpStream, board: &Arc<Board>) {
     let Ok(write_half) = stream.try_clone() else {
         return;
     };
     let mut reader = WebSocket::from_raw_socket(stream, Role::Server, None);
     let mut writer = WebSocket::from_raw_socket(write_half, Role::Server, None);
-    let (notices, messages) = board.attach();
+    let (notices, messages, connection) = board.attach();
     let forward = std::thread::spawn(move || {
         loop {
             let text = match messages.recv_timeout(Duration::from_secs(15)) {
                 Ok(Message::Line(line)) => line,
                 Ok(Message::EngineExited(status)) => format!("board exit {status}"),
                 Ok(Message::Refused { request, why }) => format!("board refused {request} {why}"),
+                Ok(Message::TakenOver) => {
+                    let _ = writer.send(WsMessage::Text("board taken-over".into()));
+                    let _ = writer.close(None);
+                    let _ = writer.flush();
+                    return;
+                }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                     if writer.send(WsMessage::Ping(Vec::new().into())).is_err() {
                         return;
@@ -346,6 +386,6 @@ fn session(stream: TcpStream, board: &Arc<Board>) {
         }
     }
     drop(notices);
-    board.detach();
+    board.detach(connection);
     let _ = forward.join();
 }

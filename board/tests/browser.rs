@@ -72,6 +72,32 @@ fn check_board(page: &mut Page, variant: Variant, base: Position) {
     );
     let over = page.text("document.body.dataset.state") == "over";
     assert_eq!(over, game.is_over(), "{variant} after {played:?}");
+    if over {
+        // The result in words, for the person playing South (or both sides, engine vs engine):
+        // the final totals and the rule that ended the game.
+        let [south, north] = game.score();
+        let result = page.text("document.getElementById('result').textContent");
+        let human = page.text("document.body.dataset.human");
+        let (mine, theirs) = if human == "N" {
+            (north, south)
+        } else {
+            (south, north)
+        };
+        let words = if south == north {
+            format!("Draw {south}–{north}")
+        } else if human.is_empty() {
+            let winner = if south > north { "South" } else { "North" };
+            format!("{winner} won {}–{}", south.max(north), south.min(north))
+        } else if mine > theirs {
+            format!("You won {mine}–{theirs}")
+        } else {
+            format!("You lost {mine}–{theirs}")
+        };
+        assert!(
+            result.starts_with(&format!("{words} (")),
+            "{variant}: '{result}', expected '{words} (…)'"
+        );
+    }
 }
 
 /// Plays a game through the page (the person's moves by clicks on legal pits, or Pass; the
@@ -82,8 +108,6 @@ fn play(page: &mut Page, variant: Variant, base: Position, plies: usize) -> bool
         settled(page);
         check_board(page, variant, base);
         if page.text("document.body.dataset.state") == "over" {
-            let result = page.text("document.getElementById('result').textContent");
-            assert!(result.starts_with("Game over: "), "{result}");
             return true;
         }
         let before = moves(page).len();
@@ -106,8 +130,11 @@ fn play(page: &mut Page, variant: Variant, base: Position, plies: usize) -> bool
     }
 }
 
+/// The board in a new tab, with reduced motion (whole games are played without watching each
+/// move sown; `a_move_is_shown_counter_by_counter` watches).
 fn open(chromium: &Chromium, server: &BoardServer, width: u32, height: u32, mobile: bool) -> Page {
     let mut page = chromium.page(width, height, mobile);
+    page.reduce_motion();
     page.navigate(&server.url());
     settled(&mut page);
     page.choose("movetime", "50");
@@ -162,6 +189,24 @@ fn the_page_fits_a_phone() {
             page.eval("document.documentElement.scrollWidth <= window.innerWidth"),
             serde_json::Value::Bool(true),
             "{variant}: the page is wider than the phone"
+        );
+        // Every pit is a touch target of at least 40 px (long rows stand the board upright).
+        let smallest = page.eval(
+            "Math.min(...[...document.querySelectorAll('.pit')].map(p => \
+             Math.min(p.getBoundingClientRect().width, p.getBoundingClientRect().height)))",
+        );
+        assert!(
+            smallest.as_f64().unwrap() >= 40.0,
+            "{variant}: a pit of {smallest} px"
+        );
+        // Whose turn it is shows on the board: the row of the side to move.
+        assert_eq!(
+            page.eval(
+                "document.querySelectorAll('.pit.to-move').length === \
+                 document.querySelectorAll('.pit').length / 2"
+            ),
+            serde_json::Value::Bool(true),
+            "{variant}"
         );
         play(&mut page, variant, Position::start(variant), 6);
         page.screenshot(&screenshots().join(format!("{variant}-phone.png")));
@@ -321,6 +366,140 @@ fn undo_swap_engine_vs_engine_and_position_strings() {
     // The game from it is played to its end.
     assert!(play(&mut page, Variant::MangalaII, base, 200));
     page.screenshot(&screenshots().join("mangala-ii-endgame.png"));
+}
+
+/// Loads `text` into the position field; waits for the page to settle.
+fn load(page: &mut Page, text: &str) {
+    page.eval("document.getElementById('message').textContent = ''");
+    page.type_into("fen", text);
+    page.click("#load");
+    settled(page);
+}
+
+/// What the page shows of the last move and the engine's analysis: rings, gains, lines, bar.
+fn leftovers(page: &mut Page) -> serde_json::Value {
+    page.eval(
+        "[document.querySelectorAll('.pit.origin, .pit.sown, .pit.taken').length, \
+          document.querySelectorAll('.gain').length, \
+          document.querySelectorAll('#lines li').length, \
+          document.getElementById('evaltext').textContent]",
+    )
+}
+
+#[test]
+fn loads_and_deals_that_fail_keep_the_game_and_say_why() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = open(&chromium, &server, 1100, 900, false);
+    settled(&mut page);
+    // A game with a move, its rings and the engine's lines.
+    page.click(".pit.legal");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves.split(' ').length === 2 && \
+         document.body.dataset.state === 'idle'",
+        LONG,
+        "the engine answers",
+    );
+    assert_ne!(leftovers(&mut page), serde_json::json!([0, 0, 0, ""]));
+
+    // A position string with moves: the position after them, the engine's reply, and no more.
+    let loaded = "6-6-6-6-6-6-6-6-6-6-6-6-0-0-S";
+    load(&mut page, &format!("{loaded} moves A"));
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves.split(' ').length === 2",
+        LONG,
+        "the engine's reply to the loaded position",
+    );
+    settled(&mut page);
+    std::thread::sleep(Duration::from_millis(1500));
+    let base = Position::from_position_string(Variant::MangalaII, loaded).unwrap();
+    check_board(&mut page, Variant::MangalaII, base);
+    assert_eq!(moves(&mut page).len(), 2, "{}", page.describe());
+    assert_eq!(
+        page.text("document.getElementById('message').textContent"),
+        ""
+    );
+    let fen = position_string(&mut page);
+    let shown = page.text("document.getElementById('moves').dataset.moves");
+
+    // Refused strings: the reason is shown, and the game is the one before, still playable.
+    for bad in [
+        "hello",
+        "6-6-6-6-6-6-6-6-6-6-6-6-0-0-s",
+        "6--6-6-6-6-6-6-6-6-6-6-6-0-0-S",
+        "6-6-6-6-6-6-6-6-6-6-6-6-0-0-S moves A A",
+    ] {
+        load(&mut page, bad);
+        let message = page.text("document.getElementById('message').textContent");
+        assert!(!message.is_empty(), "'{bad}' is refused with a reason");
+        assert_eq!(position_string(&mut page), fen, "after '{bad}'");
+        assert_eq!(
+            page.text("document.getElementById('moves').dataset.moves"),
+            shown,
+            "after '{bad}'"
+        );
+    }
+    page.click(".pit.legal");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves.split(' ').length === 4",
+        LONG,
+        "a move after the refusals, and the engine's reply",
+    );
+    settled(&mut page);
+    check_board(&mut page, Variant::MangalaII, base);
+
+    // After a Load, nothing of the game before is shown: no rings, no gains, no lines, no bar.
+    let endgame = "0-0-0-0-2-1-0-0-0-0-1-3-30-35-S";
+    load(&mut page, endgame);
+    page.wait_for(
+        &format!("document.getElementById('fen').value === '{endgame}'"),
+        LONG,
+        "the endgame loads",
+    );
+    assert_eq!(leftovers(&mut page), serde_json::json!([0, 0, 0, ""]));
+    // Nor after a new game.
+    page.click(".pit.legal");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves.split(' ').length >= 2 && \
+         document.body.dataset.state !== 'thinking'",
+        LONG,
+        "a move and the engine's reply",
+    );
+    page.click("#new-game");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves === '' && \
+         document.body.dataset.state === 'idle'",
+        LONG,
+        "a new game",
+    );
+    assert_eq!(leftovers(&mut page), serde_json::json!([0, 0, 0, ""]));
+
+    // A deal the engine cannot make (a seed beyond 64 bits) is refused, and the game stays.
+    switch_to(&mut page, Variant::MangalaIV);
+    let start = position_string(&mut page);
+    for seed in ["18446744073709551616", "99999999999999999999", "-1", "12a"] {
+        page.eval("document.getElementById('message').textContent = ''");
+        page.type_into("seed", seed);
+        page.click("#deal-button");
+        page.wait_for(
+            "document.getElementById('message').textContent.length > 0",
+            LONG,
+            "the refusal",
+        );
+        settled(&mut page);
+        assert_eq!(position_string(&mut page), start, "after seed {seed}");
+    }
+    page.type_into("seed", "18446744073709551615");
+    page.click("#deal-button");
+    let dealt = Position::mangala_iv_deal(u64::MAX);
+    page.wait_for(
+        &format!("document.getElementById('fen').value === '{dealt}'"),
+        LONG,
+        "the largest seed deals",
+    );
 }
 
 #[test]
@@ -488,4 +667,118 @@ fn closing_a_tab_ends_its_engine_and_the_limit_is_shown() {
     settled(&mut third);
     assert_eq!(engines(&server).len(), 2);
     settled(&mut second);
+}
+
+#[test]
+fn another_page_cannot_frame_the_board() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = chromium.page(1100, 900, false);
+    // A page of another local origin (another port on this machine) that frames the board ten
+    // times.
+    let frames = format!("<iframe src='{}'></iframe>", server.url()).repeat(10);
+    let other = framing_site(frames);
+    page.navigate(&format!("http://127.0.0.1:{other}/"));
+    page.wait_for(
+        "document.querySelectorAll('iframe').length === 10",
+        LONG,
+        "the framing page loads",
+    );
+    std::thread::sleep(Duration::from_secs(3));
+    // The browser refused to show the board in any frame: no board was opened.
+    let status = page_status(&server);
+    assert_eq!(status["boards"], 0, "{status}");
+    // The user's own tab still gets a board.
+    let mut own = open(&chromium, &server, 1100, 900, false);
+    settled(&mut own);
+    assert_eq!(page_status(&server)["boards"], 1);
+}
+
+/// A site on another port of this machine that serves `html` to every request; its port.
+fn framing_site(html: String) -> u16 {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut head = [0u8; 4096];
+            let _ = stream.read(&mut head);
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\
+                 Connection: close\r\n\r\n{html}",
+                html.len()
+            );
+        }
+    });
+    port
+}
+
+/// The server's `/api/status`.
+fn page_status(server: &BoardServer) -> serde_json::Value {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    write!(
+        stream,
+        "GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+        server.port
+    )
+    .unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).unwrap();
+    serde_json::from_str(reply.split_once("\r\n\r\n").unwrap().1).unwrap()
+}
+
+#[test]
+fn a_move_is_shown_counter_by_counter() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = chromium.page(1100, 900, false);
+    page.navigate(&server.url());
+    settled(&mut page);
+    switch_to(&mut page, Variant::Kalah);
+    // C's four counters: D, E, F and South's store, each shown as it falls.
+    page.eval(
+        "window.seen = []; new MutationObserver(() => { \
+           const counts = [...document.querySelectorAll('.pit')] \
+             .sort((a, b) => a.dataset.pit - b.dataset.pit).map(p => p.dataset.count).join(','); \
+           if (window.seen[window.seen.length - 1] !== counts) window.seen.push(counts); \
+         }).observe(document.getElementById('board'), \
+           { subtree: true, attributes: true, childList: true })",
+    );
+    page.click(".pit.legal[data-move='C']");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves === 'C' && \
+         document.body.dataset.state === 'idle'",
+        LONG,
+        "the move is shown and played",
+    );
+    assert_eq!(
+        page.text("document.getElementById('board').dataset.lastSowing"),
+        "C: C:4 D E F *S again"
+    );
+    let seen: Vec<String> = serde_json::from_value(page.eval("window.seen")).unwrap();
+    let start = "4,4,4,4,4,4,4,4,4,4,4,4";
+    let steps = [
+        "4,4,0,4,4,4,4,4,4,4,4,4",
+        "4,4,0,5,4,4,4,4,4,4,4,4",
+        "4,4,0,5,5,4,4,4,4,4,4,4",
+        "4,4,0,5,5,5,4,4,4,4,4,4",
+    ];
+    let mut at = seen.iter().position(|s| s == start).unwrap_or(0);
+    for step in steps {
+        let found = seen[at..]
+            .iter()
+            .position(|s| s == step)
+            .unwrap_or_else(|| panic!("{step} was never shown: {seen:?}"));
+        at += found;
+    }
+    check_board(&mut page, Variant::Kalah, Position::start(Variant::Kalah));
 }

@@ -409,3 +409,149 @@ fn kill(pid: u32, signal: &str) {
         .unwrap();
     assert!(status.success());
 }
+
+/// A raw GET with the server's own Host; the status line and the head of the reply.
+fn head_of(port: u16, path: &str) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\n\r\n"
+    )
+    .unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).unwrap();
+    reply
+        .split_once("\r\n\r\n")
+        .map(|(head, _)| head.to_string())
+        .unwrap_or(reply)
+}
+
+#[test]
+fn no_page_may_frame_the_board_nor_run_scripts_in_it() {
+    let server = BoardServer::start(&[]);
+    for path in ["/", "/app.js", "/style.css", "/api/status", "/nothing"] {
+        let head = head_of(server.port, path);
+        assert!(
+            head.contains("\r\nX-Frame-Options: DENY\r\n"),
+            "{path}: {head}"
+        );
+        let policy = head
+            .lines()
+            .find_map(|line| line.strip_prefix("Content-Security-Policy: "))
+            .unwrap_or_else(|| panic!("{path}: no policy in {head}"));
+        for directive in [
+            "frame-ancestors 'none'",
+            "default-src 'none'",
+            "script-src 'self'",
+            "connect-src 'self'",
+        ] {
+            assert!(policy.contains(directive), "{path}: {policy}");
+        }
+        assert!(!policy.contains("unsafe"), "{path}: {policy}");
+    }
+}
+
+#[test]
+fn the_page_has_an_icon() {
+    let server = BoardServer::start(&[]);
+    for path in ["/favicon.ico", "/favicon.svg"] {
+        let (status, body) = http(
+            server.port,
+            "GET",
+            path,
+            &[("Host", &format!("127.0.0.1:{}", server.port))],
+        );
+        assert_eq!(status, 200, "{path}");
+        assert!(body.starts_with("<svg"), "{path}: {body}");
+        assert!(head_of(server.port, path).contains("Content-Type: image/svg+xml"));
+    }
+}
+
+#[test]
+fn a_second_connection_takes_the_board_over_and_keeps_it() {
+    let server = BoardServer::start(&[]);
+    let id = open_board(server.port);
+    let mut first = own_socket(server.port, &id);
+    send(&mut first, "isready");
+    read_until(&mut first, |l| l == "readyok");
+    let mut second = own_socket(server.port, &id);
+    // The first hears that it was taken over, and is closed.
+    let mut heard = Vec::new();
+    loop {
+        match first.read() {
+            Ok(Message::Text(text)) => heard.push(text.to_string()),
+            Ok(Message::Close(_)) | Err(_) => break,
+            Ok(_) => {}
+        }
+    }
+    assert_eq!(heard, ["board taken-over"]);
+    drop(first);
+    // The second is the board's, beyond the time that closes an abandoned board.
+    std::thread::sleep(Duration::from_secs(11));
+    send(&mut second, "isready");
+    read_until(&mut second, |l| l == "readyok");
+    assert_eq!(engine_children(server.pid()).len(), 1);
+}
+
+/// The server's threads now (Linux).
+fn threads(pid: u32) -> usize {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap()
+        .lines()
+        .find_map(|line| line.strip_prefix("Threads:"))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn slow_clients_are_cut_off_and_do_not_crowd_out_the_page() {
+    let server = BoardServer::start(&[]);
+    // Three hundred clients that send a request's first bytes and then nothing.
+    let slow: Vec<TcpStream> = (0..300)
+        .map(|_| {
+            let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+            stream.write_all(b"GET / HTTP/1.1\r\nHost: ").unwrap();
+            stream
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    // At most 8 boards and 32 more connections are held, a thread each, beside the server's
+    // own two (accepting, housekeeping).
+    let held = threads(server.pid());
+    assert!(held <= 2 + 40, "{held} threads with slow clients");
+    // The page is served at once all the same.
+    let start = Instant::now();
+    let (status, body) = http(
+        server.port,
+        "GET",
+        "/",
+        &[("Host", &format!("127.0.0.1:{}", server.port))],
+    );
+    assert_eq!(status, 200);
+    assert!(body.contains("mancala-board"));
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    // A head that takes longer than five seconds is cut off.
+    let mut last = slow.into_iter().last().unwrap();
+    last.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let cut = Instant::now();
+    let mut rest = Vec::new();
+    let _ = last.read_to_end(&mut rest);
+    assert!(
+        cut.elapsed() < Duration::from_secs(7),
+        "{:?}",
+        cut.elapsed()
+    );
+    wait_until(
+        Duration::from_secs(5),
+        "the server lets its threads go",
+        || threads(server.pid()) <= 2,
+    );
+}

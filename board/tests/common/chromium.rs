@@ -161,6 +161,15 @@ impl Page {
         }
     }
 
+    /// Asks the page for reduced motion (`prefers-reduced-motion: reduce`), as a person may in
+    /// their system's settings: moves are then shown at once.
+    pub fn reduce_motion(&mut self) {
+        self.call(
+            "Emulation.setEmulatedMedia",
+            json!({"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]}),
+        );
+    }
+
     pub fn navigate(&mut self, url: &str) {
         self.call("Page.navigate", json!({"url": url}));
     }

@@ -61,6 +61,7 @@ mod side;
 mod side_choice;
 mod sowing;
 pub mod spec;
+mod trace;
 mod variant;
 
 pub use deal::SplitMix64;
@@ -74,6 +75,7 @@ pub use side::Side;
 pub use side_choice::SideChoice;
 pub use sowing::MoveEffect;
 pub use spec::Spec;
+pub use trace::{MoveTrace, SowStep};
 pub use variant::{
     CaptureCounts, CaptureSide, Direction, GrandSlam, Laps, LastFourRule, Leftover, MAX_REGISTERED,
     MoveChoice, OwnEnd, RegisterError, Rules, Start, Unfed, UnknownVariant, Variant,

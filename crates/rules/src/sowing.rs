@@ -24,7 +24,7 @@ pub struct MoveEffect {
 
 /// How one lap of a relay move ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum LapEnd {
+pub(crate) enum LapEnd {
     /// The move is over.
     Done,
     /// The move is over and the mover moves again.
@@ -53,9 +53,22 @@ fn forward(rules: &Rules, pit: usize, steps: usize) -> usize {
     }
 }
 
+/// The pit after which `mover`'s store lies in the sowing ring (the mover's last pit on the way
+/// out of their row).
+#[inline(always)]
+pub(crate) fn store_after(rules: &Rules, mover: Side) -> usize {
+    let (n, len) = (rules.pits_per_row, rules.pit_count());
+    match (rules.direction, mover) {
+        (Direction::CounterClockwise, Side::South) => n - 1,
+        (Direction::CounterClockwise, Side::North) => len - 1,
+        (Direction::Clockwise, Side::South) => 0,
+        (Direction::Clockwise, Side::North) => n,
+    }
+}
+
 /// The next index in the sowing direction.
 #[inline(always)]
-fn step(rules: &Rules, pit: usize) -> usize {
+pub(crate) fn step(rules: &Rules, pit: usize) -> usize {
     let len = rules.pit_count();
     match rules.direction {
         Direction::CounterClockwise => {
@@ -77,7 +90,7 @@ fn step(rules: &Rules, pit: usize) -> usize {
 
 /// The previous index in the sowing direction: where capture chains go.
 #[inline(always)]
-fn step_back(rules: &Rules, pit: usize) -> usize {
+pub(crate) fn step_back(rules: &Rules, pit: usize) -> usize {
     let len = rules.pit_count();
     match rules.direction {
         Direction::CounterClockwise => {
@@ -261,7 +274,7 @@ impl Position {
     /// Lifts `origin` and sows one lap on the plain ring (the origin is not skipped); returns
     /// the landing pit.
     #[inline(always)]
-    fn sow_lap(&mut self, rules: &Rules, origin: usize) -> usize {
+    pub(crate) fn sow_lap(&mut self, rules: &Rules, origin: usize) -> usize {
         let len = rules.pit_count();
         let hand = self.pits[origin] as u32;
         self.pits[origin] = 0;
@@ -287,18 +300,12 @@ impl Position {
     /// pit of the mover's row) and/or leaves out the origin; returns where the last counter fell.
     fn sow_lap_with_store_or_skip(&mut self, rules: &Rules, origin: usize) -> LastCounter {
         let len = rules.pit_count();
-        let n = rules.pits_per_row;
         let mover = self.side_to_move;
         let hand = self.pits[origin] as usize;
         self.pits[origin] = 0;
         // The ring's places, in sowing order from the pit after the origin: pits, and the store
         // as `len` right after the mover's last pit on the way out of the mover's row.
-        let store_after = match (rules.direction, mover) {
-            (Direction::CounterClockwise, Side::South) => n - 1,
-            (Direction::CounterClockwise, Side::North) => len - 1,
-            (Direction::Clockwise, Side::South) => 0,
-            (Direction::Clockwise, Side::North) => n,
-        };
+        let store_after = store_after(rules, mover);
         let ring = len - rules.skip_origin as usize + rules.sow_own_store as usize;
         let (rounds, rest) = (hand / ring, hand % ring);
         let mut last = LastCounter::Pit(origin);
@@ -412,7 +419,7 @@ impl Position {
     /// holds one of `captures` (and, with `opposite`, the pit across from it, whatever it holds).
     /// The chain never reaches the lap's origin nor comes round to the landing pit again.
     #[inline(always)]
-    fn capture_chain(
+    pub(crate) fn capture_chain(
         &mut self,
         rules: &Rules,
         landing: usize,
@@ -441,7 +448,7 @@ impl Position {
     /// One Anywoli lap: a seed that makes four before the last goes to the pit's owner; the last
     /// seed ends the move on an empty pit, captures on four (with an extra move), or relays.
     #[inline(always)]
-    fn sow_lap_with_fours(&mut self, rules: &Rules, origin: usize) -> LapEnd {
+    pub(crate) fn sow_lap_with_fours(&mut self, rules: &Rules, origin: usize) -> LapEnd {
         let n = rules.pits_per_row;
         let mut hand = self.pits[origin];
         self.pits[origin] = 0;

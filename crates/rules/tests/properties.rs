@@ -276,3 +276,94 @@ proptest! {
         }
     }
 }
+
+/// Every legal move of `pos`, told step by step (`trace_move`), replays to exactly the position
+/// the move gives (pits and captured totals), says so when the mover moves again, and starts by
+/// lifting the move's pit.
+fn traces_replay(pos: &Position) -> Result<(), TestCaseError> {
+    let n = pos.rules().pits_per_row;
+    for &mv in &pos.legal_moves() {
+        let trace = pos.trace_move(mv).unwrap();
+        let mut after = *pos;
+        let effect = after.play_unchecked(mv);
+        if effect.endless {
+            continue;
+        }
+        let Some(pit) = mv.pit(n) else {
+            prop_assert!(trace.steps.is_empty());
+            continue;
+        };
+        prop_assert_eq!(
+            trace.steps.first(),
+            Some(&mancala_rules::SowStep::Lift {
+                pit,
+                count: pos.pits()[pit]
+            })
+        );
+        let replayed = trace.replay(pos);
+        prop_assert_eq!(replayed.pits(), after.pits(), "{} {}: {}", pos, mv, trace);
+        for side in Side::BOTH {
+            prop_assert_eq!(
+                replayed.captured(side),
+                after.captured(side),
+                "{} {}: {}",
+                pos,
+                mv,
+                trace
+            );
+        }
+        prop_assert_eq!(
+            trace.steps.last() == Some(&mancala_rules::SowStep::ExtraTurn),
+            effect.extra_turn,
+            "{} {}: {}",
+            pos,
+            mv,
+            trace
+        );
+    }
+    Ok(())
+}
+
+/// [`traces_replay`] at every position of the game from `base` that `choices` pick.
+fn traces_replay_along(base: Position, choices: &[u16]) -> Result<(), TestCaseError> {
+    let mut game = Game::new(base, LastFourRule::default());
+    for &choice in choices {
+        traces_replay(game.position())?;
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        game.play(legal.as_slice()[choice as usize % legal.len()])
+            .unwrap();
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Along random games of every built-in game, every move's telling replays to its position.
+    #[test]
+    fn a_move_told_step_by_step_gives_its_position(
+        (v, start) in game_start(),
+        choices in prop::collection::vec(any::<u16>(), 0..120),
+    ) {
+        let base = Position::from_position_string(v, &start).unwrap();
+        traces_replay_along(base, &choices)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+
+    /// The same for random game files (stores in the ring, skipped origins, chains, Kalah's
+    /// capture, grand slams).
+    #[test]
+    fn a_move_of_a_game_file_told_step_by_step_gives_its_position(
+        text in game_definition(),
+        choices in prop::collection::vec(any::<u16>(), 0..120),
+    ) {
+        let v = definition::register(&text).unwrap();
+        traces_replay_along(Position::start(v), &choices)?;
+    }
+}

@@ -32,6 +32,8 @@ pub enum Query {
     Side,
     /// `query tb`: the solved value of the position from the loaded tablebases, or `none`.
     Tablebase,
+    /// `query sowing <move>`: the move told step by step (for a GUI's animation), not played.
+    Sowing(mancala_rules::Move),
 }
 
 /// One protocol command.

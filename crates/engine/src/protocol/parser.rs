@@ -301,10 +301,11 @@ fn query(i: &str) -> PResult<'_, Command> {
         value(Query::Score, keyword("score")),
         value(Query::Side, keyword("side")),
         value(Query::Tablebase, keyword("tb")),
+        preceded(keyword("sowing"), cut(expect(MOVE, move_name))).map(Query::Sowing),
     ));
     whole(
         expect(
-            "fen, moves, gameover, p1turn, result, score, side or tb",
+            "fen, moves, gameover, p1turn, result, score, side, tb or sowing <move>",
             what,
         ),
         i,

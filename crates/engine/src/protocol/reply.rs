@@ -316,7 +316,7 @@ pub fn help() -> Vec<String> {
         "  position random <seed> [moves ...] Mangala IV: the random deal of <seed>",
         "  move <m>...                      play moves on the current game",
         "  undo [<n>]                       take back the last n moves (default 1)",
-        "  query fen|moves|gameover|p1turn|result|score|side|tb",
+        "  query fen|moves|gameover|p1turn|result|score|side|tb|sowing <m>",
         "                                   one 'response ...' line; side: Mangala IV's side choice,",
         "                                   tb: the solved value from the loaded tablebases",
         "  go [depth n] [nodes n] [movetime ms] [infinite] [ponder]",

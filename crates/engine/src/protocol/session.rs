@@ -359,6 +359,13 @@ impl Session {
                     .tablebase_value()
                     .map_or("none".to_string(), |v| v.to_string()),
             ),
+            Query::Sowing(mv) if game.is_over() => {
+                reply::error(format!("illegal move {mv}: the game is over"))
+            }
+            Query::Sowing(mv) => match game.position().trace_move(mv) {
+                Ok(trace) => reply::response(trace),
+                Err(illegal) => reply::error(illegal),
+            },
         };
         self.out.line(&line);
     }

@@ -1,0 +1,299 @@
+//! A move told counter by counter, for people (a GUI animates it): which pit is lifted, where
+//! each counter falls, what is captured and by whom. The move itself is made by the same code
+//! as always, lap by lap; this only tells it, and a test checks that the telling, replayed,
+//! gives exactly the position the move gives.
+
+use std::fmt;
+
+use super::legality::IllegalMove;
+use super::moves::Move;
+use super::position::Position;
+use super::side::Side;
+use super::sowing::{LapEnd, step, step_back, store_after};
+use super::variant::Laps;
+
+/// Laps told before a relay move is called endless (the move itself finds its cycle exactly).
+const MAX_TOLD_LAPS: usize = 400;
+
+/// One step of a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SowStep {
+    /// The counters of this pit are lifted (the move's first step, and each relay lap's).
+    Lift { pit: usize, count: u8 },
+    /// One counter falls into this pit.
+    Drop { pit: usize },
+    /// One counter falls into this player's store.
+    DropInStore { side: Side },
+    /// The counters of this pit go to this player.
+    Capture { pit: usize, count: u8, to: Side },
+    /// The mover moves again.
+    ExtraTurn,
+    /// The move would never end: it stops, and the game is over (the telling stops too).
+    Endless,
+}
+
+/// A move told step by step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveTrace {
+    pub pits_per_row: usize,
+    pub steps: Vec<SowStep>,
+}
+
+impl Position {
+    /// `mv` told step by step (a pass has no steps); the position does not change.
+    pub fn trace_move(&self, mv: Move) -> Result<MoveTrace, IllegalMove> {
+        self.check_move(mv)?;
+        let rules = self.rules();
+        let mut steps = Vec::new();
+        if let Some(origin) = mv.pit(rules.pits_per_row) {
+            match rules.laps {
+                Laps::Single { .. } => self.trace_one_lap(origin, mv, &mut steps),
+                Laps::RelayWithOpposite { captures } => {
+                    self.tell_relay(origin, &mut steps, |pos, lap_origin, steps| {
+                        let lifted = *pos;
+                        let landing = pos.sow_lap(rules, lap_origin);
+                        tell_lap(&lifted, lap_origin, steps);
+                        match pos.pits[landing] {
+                            1 => LapEnd::Done,
+                            c if captures.contains(c) => {
+                                let sown = *pos;
+                                pos.capture_chain(rules, landing, lap_origin, captures, true);
+                                tell_captures(&sown, pos, landing, pos.side_to_move, steps);
+                                LapEnd::Done
+                            }
+                            _ => LapEnd::Relay(landing),
+                        }
+                    })
+                }
+                Laps::RelayFours => {
+                    self.tell_relay(origin, &mut steps, |pos, lap_origin, steps| {
+                        let lifted = *pos;
+                        let end = pos.sow_lap_with_fours(rules, lap_origin);
+                        tell_lap_with_fours(&lifted, lap_origin, steps);
+                        end
+                    })
+                }
+            }
+        }
+        Ok(MoveTrace {
+            pits_per_row: rules.pits_per_row,
+            steps,
+        })
+    }
+
+    /// A relay move from `origin`: `lap` makes and tells one lap, until one ends the move (or
+    /// too many laps call it endless).
+    fn tell_relay(
+        &self,
+        origin: usize,
+        steps: &mut Vec<SowStep>,
+        mut lap: impl FnMut(&mut Position, usize, &mut Vec<SowStep>) -> LapEnd,
+    ) {
+        let mut pos = *self;
+        let mut lap_origin = origin;
+        for _ in 0..MAX_TOLD_LAPS {
+            match lap(&mut pos, lap_origin, steps) {
+                LapEnd::Relay(next) => lap_origin = next,
+                LapEnd::ExtraTurn => return steps.push(SowStep::ExtraTurn),
+                LapEnd::Done => return,
+            }
+        }
+        steps.push(SowStep::Endless);
+    }
+
+    /// A one-lap move: the lap, then what the move captured (told from the position it gives).
+    fn trace_one_lap(&self, origin: usize, mv: Move, steps: &mut Vec<SowStep>) {
+        let mover = self.side_to_move;
+        let hand = self.pits[origin];
+        steps.push(SowStep::Lift {
+            pit: origin,
+            count: hand,
+        });
+        let mut sown = *self;
+        sown.pits[origin] = 0;
+        let mut place = Place::Pit(origin);
+        let mut last = place;
+        for _ in 0..hand {
+            place = next_place(self, origin, place);
+            match place {
+                Place::Pit(pit) => {
+                    sown.pits[pit] += 1;
+                    steps.push(SowStep::Drop { pit });
+                }
+                Place::Store => {
+                    sown.captured[mover.index()] += 1;
+                    steps.push(SowStep::DropInStore { side: mover });
+                }
+            }
+            last = place;
+        }
+        let mut after = *self;
+        let effect = after.play_unchecked(mv);
+        if let Place::Pit(landing) = last {
+            tell_captures(&sown, &after, landing, mover, steps);
+        }
+        if effect.extra_turn {
+            steps.push(SowStep::ExtraTurn);
+        }
+    }
+}
+
+/// A place of the sowing ring.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Pit(usize),
+    /// The mover's store (in the ring of games that sow into it).
+    Store,
+}
+
+/// The place after `place` in a one-lap sowing from `origin` (the mover's store after their
+/// last pit where the game sows into it; the origin left out where the game skips it).
+fn next_place(pos: &Position, origin: usize, place: Place) -> Place {
+    let rules = pos.rules();
+    let from = match place {
+        Place::Store => store_after(rules, pos.side_to_move),
+        Place::Pit(pit) if rules.sow_own_store && pit == store_after(rules, pos.side_to_move) => {
+            return Place::Store;
+        }
+        Place::Pit(pit) => pit,
+    };
+    let next = step(rules, from);
+    if next == origin && rules.skip_origin {
+        next_place(pos, origin, Place::Pit(next))
+    } else {
+        Place::Pit(next)
+    }
+}
+
+/// A relay lap on the plain ring from `origin` of `lifted`.
+fn tell_lap(lifted: &Position, origin: usize, steps: &mut Vec<SowStep>) {
+    let rules = lifted.rules();
+    let hand = lifted.pits[origin];
+    steps.push(SowStep::Lift {
+        pit: origin,
+        count: hand,
+    });
+    let mut pit = origin;
+    for _ in 0..hand {
+        pit = step(rules, pit);
+        steps.push(SowStep::Drop { pit });
+    }
+}
+
+/// An Anywoli lap from `origin` of `lifted`: a pit that a counter before the last makes four goes
+/// to its owner at once; a last counter that makes four goes to the mover.
+fn tell_lap_with_fours(lifted: &Position, origin: usize, steps: &mut Vec<SowStep>) {
+    let rules = lifted.rules();
+    let n = rules.pits_per_row;
+    let mut pits = lifted.pits;
+    let hand = pits[origin];
+    pits[origin] = 0;
+    steps.push(SowStep::Lift {
+        pit: origin,
+        count: hand,
+    });
+    let mut pit = origin;
+    for left in (0..hand).rev() {
+        pit = step(rules, pit);
+        pits[pit] += 1;
+        steps.push(SowStep::Drop { pit });
+        if pits[pit] == 4 {
+            let to = if left == 0 {
+                lifted.side_to_move
+            } else if pit < n {
+                Side::South
+            } else {
+                Side::North
+            };
+            pits[pit] = 0;
+            steps.push(SowStep::Capture { pit, count: 4, to });
+        }
+    }
+}
+
+/// The pits that held counters in `sown` and fewer in `after` were captured by `mover`: told
+/// from the landing pit backwards (the order of a capture chain), each with the pit across that
+/// went with it.
+fn tell_captures(
+    sown: &Position,
+    after: &Position,
+    landing: usize,
+    mover: Side,
+    steps: &mut Vec<SowStep>,
+) {
+    let rules = sown.rules();
+    let len = rules.pit_count();
+    let mut pit = landing;
+    for _ in 0..len {
+        for judged in [pit, len - 1 - pit] {
+            let taken = sown.pits[judged] - after.pits[judged].min(sown.pits[judged]);
+            let told = steps
+                .iter()
+                .any(|s| matches!(s, SowStep::Capture { pit: p, .. } if *p == judged));
+            if taken > 0 && !told {
+                steps.push(SowStep::Capture {
+                    pit: judged,
+                    count: taken,
+                    to: mover,
+                });
+            }
+        }
+        pit = step_back(rules, pit);
+    }
+}
+
+impl MoveTrace {
+    /// The position `before` with the steps replayed (what a GUI shows at the end of the
+    /// telling): the pits and the captured totals; the side to move is left as it was.
+    pub fn replay(&self, before: &Position) -> Position {
+        let mut pos = *before;
+        for step in &self.steps {
+            match *step {
+                SowStep::Lift { pit, .. } => pos.pits[pit] = 0,
+                SowStep::Drop { pit } => pos.pits[pit] += 1,
+                SowStep::DropInStore { side } => pos.captured[side.index()] += 1,
+                SowStep::Capture { pit, count, to } => {
+                    pos.pits[pit] -= count;
+                    pos.captured[to.index()] += count;
+                }
+                SowStep::ExtraTurn | SowStep::Endless => {}
+            }
+        }
+        pos
+    }
+}
+
+/// The protocol's form (protocol.md, `query sowing`): `A:5` lifts five from `A`, `B` drops one
+/// in `B`, `*S` one in South's store, `xB:4>S` takes four from `B` to South, `again` is another
+/// move, `endless` an endless move.
+impl fmt::Display for MoveTrace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.pits_per_row;
+        let name = |pit: usize| -> char {
+            if pit < n {
+                (b'A' + pit as u8) as char
+            } else {
+                (b'a' + (pit - n) as u8) as char
+            }
+        };
+        let side = |s: Side| if s == Side::South { 'S' } else { 'N' };
+        let mut words = Vec::with_capacity(self.steps.len());
+        for step in &self.steps {
+            words.push(match *step {
+                SowStep::Lift { pit, count } => format!("{}:{count}", name(pit)),
+                SowStep::Drop { pit } => name(pit).to_string(),
+                SowStep::DropInStore { side: s } => format!("*{}", side(s)),
+                SowStep::Capture { pit, count, to } => {
+                    format!("x{}:{count}>{}", name(pit), side(to))
+                }
+                SowStep::ExtraTurn => "again".to_string(),
+                SowStep::Endless => "endless".to_string(),
+            });
+        }
+        if words.is_empty() {
+            f.write_str("pass")
+        } else {
+            f.write_str(&words.join(" "))
+        }
+    }
+}
