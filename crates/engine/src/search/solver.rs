@@ -497,6 +497,21 @@ impl<'a, S: Spec> Solver<'a, S> {
         if ply >= MAX_SOLVE_PLY {
             return Err(Aborted);
         }
+        // Every counter still on the board ends with one player or nobody: the final margin is
+        // within the captured margin plus or minus those counters, whatever the rules.
+        let (reach, captured) = (pos.on_board_for::<S>() as i32, pos.captured_margin());
+        if captured + reach <= alpha {
+            return Ok(Searched {
+                value: captured + reach,
+                cycle_at: NO_CYCLE,
+            });
+        }
+        if captured - reach >= beta {
+            return Ok(Searched {
+                value: captured - reach,
+                cycle_at: NO_CYCLE,
+            });
+        }
         if let Some(value) = self.tablebases.and_then(|tb| tb.probe_with(pos, self.rule)) {
             self.tb_hits += 1;
             return Ok(Searched {
