@@ -17,7 +17,9 @@ use std::time::Instant;
 use super::Aborted;
 use super::child::Child;
 use super::keys::position_key_for;
-use mancala_rules::{Ending, LastFourRule, MAX_ROW, Move, MoveEffect, Position, Side, Spec};
+use mancala_rules::{
+    Direction, Ending, LastFourRule, MAX_ROW, Move, MoveEffect, Position, Side, Spec,
+};
 use mancala_tablebase::Tablebases;
 
 /// Lines longer than this are given up (a cycle or a capture ends every line long before, in
@@ -552,10 +554,22 @@ impl<'a, S: Spec> Solver<'a, S> {
         }
         // The table's move first, then the biggest gains, extra turns before others.
         let children = &mut children[..count];
+        // Where the store is sown, among equals the pit nearest to it first (Kalah's classic
+        // order: those moves most often end in the store or keep counters at home).
+        let rules = S::rules(pos);
+        let to_store = |mv: Move| -> usize {
+            let offset = mv.pit(MAX_ROW).unwrap_or(0) % MAX_ROW;
+            match (rules.sow_own_store, rules.direction) {
+                (false, _) => 0,
+                (true, Direction::CounterClockwise) => rules.pits_per_row - 1 - offset,
+                (true, Direction::Clockwise) => offset,
+            }
+        };
         children.sort_by_key(|c| {
             (
                 Some(c.mv) != tt_move,
                 -(c.gain * 4 + c.same_side as i32 * 2),
+                to_store(c.mv),
             )
         });
         let started = self.nodes;
