@@ -216,8 +216,17 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
             "game_info": { "name": "Columns" } }"#,
     )
     .unwrap();
+    // Numbers no board holds, refused before any arithmetic on them.
+    let enormous = dir.join("Enormous.txt");
+    std::fs::write(
+        &enormous,
+        r#"{ "game_constants": { "holes": 6, "nbr_start": 9223372036854775807 },
+            "game_info": { "name": "Enormous" } }"#,
+    )
+    .unwrap();
     let mut all = files.clone();
     all.push(class.clone());
+    all.push(enormous.clone());
     let out = dir.join("games");
     let lines = import(&all, &out);
     let expected = [
@@ -272,10 +281,17 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
             class.display()
         )
     );
+    assert_eq!(
+        lines[8],
+        format!(
+            "refused  {}: nbr_start = 9223372036854775807: a game has at most 127 counters",
+            enormous.display()
+        )
+    );
     assert!(
-        lines[8].starts_with("8 files: 0 written (0 random games played to their end), 0 the same as a game already there, 8 refused"),
+        lines[9].starts_with("9 files: 0 written (0 random games played to their end), 0 the same as a game already there, 9 refused"),
         "{}",
-        lines[8]
+        lines[9]
     );
     // Nothing is written for a refused file.
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);

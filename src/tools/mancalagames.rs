@@ -9,7 +9,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use mancala_rules::{Game, LastFourRule, MAX_COUNTERS, Position, SplitMix64, Variant, definition};
+use mancala_rules::{
+    Game, LastFourRule, MAX_COUNTERS, MAX_ROW, Position, SplitMix64, Variant, definition,
+};
 use serde_json::Value;
 
 /// Translate MancalaGames' game files into game files of this engine.
@@ -396,6 +398,19 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     }
     if seeds < 0 {
         return Err(refuse("nbr_start", "missing"));
+    }
+    // Beyond these no game file can hold the board (and the sums below stay small).
+    if !(2..=MAX_ROW as i64).contains(&holes) {
+        return Err(refuse(
+            "holes",
+            format!("= {holes}: a row of 2 to {MAX_ROW} pits is what the engine has"),
+        ));
+    }
+    if seeds > MAX_COUNTERS as i64 {
+        return Err(refuse(
+            "nbr_start",
+            format!("= {seeds}: a game has at most {MAX_COUNTERS} counters"),
+        ));
     }
 
     // Every parameter is read, ignored as without bearing on play, or at its default; the

@@ -244,19 +244,29 @@ fn tell_captures(
 
 impl MoveTrace {
     /// The position `before` with the steps replayed (what a GUI shows at the end of the
-    /// telling): the pits and the captured totals; the side to move is left as it was.
+    /// telling): the pits and the captured totals; the side to move is left as it was. Meant
+    /// for the trace of a move of `before`; steps that do not fit it (a pit beyond the board,
+    /// more taken than a pit holds) are skipped or stop at zero, never a panic.
     pub fn replay(&self, before: &Position) -> Position {
         let mut pos = *before;
+        let pits = before.rules().pit_count();
         for step in &self.steps {
             match *step {
-                SowStep::Lift { pit, .. } => pos.pits[pit] = 0,
-                SowStep::Drop { pit } => pos.pits[pit] += 1,
-                SowStep::DropInStore { side } => pos.captured[side.index()] += 1,
-                SowStep::Capture { pit, count, to } => {
-                    pos.pits[pit] -= count;
-                    pos.captured[to.index()] += count;
+                SowStep::Lift { pit, .. } if pit < pits => pos.pits[pit] = 0,
+                SowStep::Drop { pit } if pit < pits => {
+                    pos.pits[pit] = pos.pits[pit].saturating_add(1)
                 }
-                SowStep::ExtraTurn | SowStep::Endless => {}
+                SowStep::DropInStore { side } => {
+                    let store = &mut pos.captured[side.index()];
+                    *store = store.saturating_add(1);
+                }
+                SowStep::Capture { pit, count, to } if pit < pits => {
+                    let taken = count.min(pos.pits[pit]);
+                    pos.pits[pit] -= taken;
+                    let store = &mut pos.captured[to.index()];
+                    *store = store.saturating_add(taken);
+                }
+                _ => {}
             }
         }
         pos

@@ -1067,3 +1067,79 @@ fn mover_row_empty_ends_the_game_and_each_takes_their_own_row() {
     assert_eq!(game.ending(), None);
     assert_eq!(game.legal_moves().to_string(), "D F");
 }
+
+// ---------------------------------------------------------------------------------------------
+// A move told step by step (`Position::trace_move`, the protocol's `query sowing`)
+// ---------------------------------------------------------------------------------------------
+
+fn told(game: &str, text: &str, played: &str) -> String {
+    let pos = position(game, text);
+    let trace = pos.trace_move(mv(played)).unwrap();
+    let mut after = pos;
+    after.play(mv(played)).unwrap();
+    let replayed = trace.replay(&pos);
+    assert_eq!(replayed.pits(), after.pits(), "{text} {played}: {trace}");
+    trace.to_string()
+}
+
+#[test]
+fn a_move_is_told_counter_by_counter_with_its_store_and_extra_turn() {
+    assert_eq!(
+        told("kalah", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "C"),
+        "C:4 D E F *S again"
+    );
+}
+
+#[test]
+fn a_capture_chain_is_told_from_the_landing_pit_backwards() {
+    assert_eq!(
+        told("oware", "0-0-0-0-0-2-1-2-0-0-0-4-23-16-S", "F"),
+        "F:2 a b xb:3>S xa:2>S"
+    );
+    // A grand slam is sown and captures nothing.
+    assert_eq!(
+        told("oware", "0-0-0-0-0-2-1-2-0-0-0-0-24-19-S", "F"),
+        "F:2 a b"
+    );
+}
+
+#[test]
+fn kalahs_capture_is_told_with_the_pit_facing_it() {
+    assert_eq!(
+        told("kalah", "1-0-3-0-0-0-0-0-0-0-5-2-10-10-S", "A"),
+        "A:1 B xB:1>S xe:5>S"
+    );
+}
+
+#[test]
+fn relay_laps_and_anywolis_fours_are_told_lap_by_lap() {
+    // Mangala IV: relays until a last counter makes 2 in g, taken with A across from it.
+    let mangala_iv = told("mangala-iv", "7-7-7-7-7-7-7-7-7-7-7-7-7-7-0-0-S", "A");
+    assert!(
+        mangala_iv.starts_with("A:7 g f e d c b a a:8 "),
+        "{mangala_iv}"
+    );
+    assert!(mangala_iv.ends_with(" xg:2>S xA:3>S"), "{mangala_iv}");
+    // Anywoli: a lap that makes a pit 4 before its last counter gives it to the pit's owner.
+    assert_eq!(
+        told(
+            "anywoli",
+            "3-0-0-0-0-0-0-0-0-0-0-0-3-0-0-0-0-0-0-0-0-0-0-0-42-48-S-N-N",
+            "A"
+        ),
+        "A:3 B C D"
+    );
+    let fours = told(
+        "anywoli",
+        "0-0-0-0-0-0-0-0-0-0-0-2-3-0-0-0-0-0-0-0-0-0-0-1-42-48-S-N-N",
+        "L",
+    );
+    assert_eq!(fours, "L:2 a xa:4>N b");
+}
+
+#[test]
+fn a_pass_is_told_as_nothing_and_an_illegal_move_is_refused() {
+    let pos = position("mangala-ii", "0-0-0-0-0-0-0-0-1-0-0-0-36-35-S");
+    assert_eq!(pos.trace_move(Move::PASS).unwrap().to_string(), "pass");
+    assert!(pos.trace_move(mv("A")).is_err());
+}
