@@ -1,12 +1,13 @@
 //! The command line of `mancala-engine`: with no argument the protocol daemon, otherwise one of
 //! the tools that run once and exit, one file each (clap, derived): `bench`, `tablebase`,
-//! `solve`, `datagen`, `openings`, `tune`, `import-mancalagames`.
+//! `solve`, `solve-split`, `solve-job`, `solve-merge`, `datagen`, `openings`, `tune`, `import-mancalagames`.
 
 mod bench;
 mod datagen;
 mod mancalagames;
 mod openings;
 mod solve;
+mod solve_split;
 mod tablebase;
 mod tune;
 
@@ -47,6 +48,12 @@ enum Tool {
     Bench(bench::Bench),
     Tablebase(tablebase::Tablebase),
     Solve(solve::Solve),
+    #[command(name = "solve-split")]
+    SolveSplit(solve_split::SolveSplit),
+    #[command(name = "solve-job")]
+    SolveJob(solve_split::SolveJob),
+    #[command(name = "solve-merge")]
+    SolveMerge(solve_split::SolveMerge),
     Datagen(datagen::Datagen),
     Openings(openings::Openings),
     Tune(tune::Tune),
@@ -82,6 +89,9 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Some(Tool::Bench(tool)) => tool.run(),
         Some(Tool::Tablebase(tool)) => tool.run(),
         Some(Tool::Solve(tool)) => tool.run(),
+        Some(Tool::SolveSplit(tool)) => tool.run(),
+        Some(Tool::SolveJob(tool)) => tool.run(),
+        Some(Tool::SolveMerge(tool)) => tool.run(),
         Some(Tool::Datagen(tool)) => tool.run(),
         Some(Tool::Openings(tool)) => tool.run(),
         Some(Tool::Tune(tool)) => tool.run(),

@@ -7,8 +7,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use mancala_engine::search::solver::{SolveLimits, Solver, SolverTable};
-use mancala_rules::{LastFourRule, Position, Variant};
+use mancala_engine::search::solver::{Solution, SolveLimits, Solver, SolverTable};
+use mancala_rules::{LastFourRule, Position, Spec, Variant};
+use mancala_tablebase::Tablebases;
 
 /// Prove the solved value of a position by search.
 ///
@@ -41,6 +42,20 @@ pub struct Solve {
     /// Seconds between progress lines (0: none).
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     progress: f64,
+    /// Once proven, prove the value again another way and fail unless both agree: a fresh
+    /// table, moves among equals in the other order, one probe on each side of the value
+    /// instead of the search for it; and every position of the line within the tables solved
+    /// again without them.
+    #[arg(long)]
+    verify: bool,
+}
+
+/// What a second proof found.
+struct Verified {
+    nodes: u64,
+    seconds: f64,
+    /// Positions of the line within the tables, solved again without them.
+    table_checks: usize,
 }
 
 /// What the probes have proven so far: the value is in `lo..=hi`.
@@ -94,7 +109,7 @@ impl Solve {
             );
             std::thread::spawn(move || watch(every, started, &proven, &nodes, &done))
         });
-        let (hash, node_limit) = (self.hash as usize, self.nodes);
+        let (hash, node_limit, verify) = (self.hash as usize, self.nodes, self.verify);
         let deadline = time_limit.map(|t| started + t);
         let (probe_proven, probe_nodes) = (Arc::clone(&proven), Arc::clone(&nodes_so_far));
         // Deep lines recurse deeply: the solver runs on a thread with room for them.
@@ -131,7 +146,20 @@ impl Solve {
                         );
                     });
                     let nodes = solver.nodes();
-                    (value.and_then(|value| solver.solve_from(&pos, value)), nodes)
+                    let solution = value.and_then(|value| solver.solve_from(&pos, value));
+                    drop(solver);
+                    drop(table);
+                    let verified = match (&solution, verify) {
+                        (Ok(solution), true) => Some(verify_solution::<S>(
+                            &pos,
+                            solution,
+                            hash,
+                            tablebases.as_ref(),
+                            limits,
+                        )),
+                        _ => None,
+                    };
+                    (solution, nodes, verified)
                 })
             })
             .map_err(|e| format!("cannot start the solver: {e}"))?
@@ -142,9 +170,9 @@ impl Solve {
             let _ = watcher.join();
         }
         let elapsed = started.elapsed().as_secs_f64().max(1e-9);
-        let (solution, nodes) = match solved {
-            (Ok(solution), nodes) => (solution, nodes),
-            (Err(_), nodes) => {
+        let (solution, nodes, verified) = match solved {
+            (Ok(solution), nodes, verified) => (solution, nodes, verified),
+            (Err(_), nodes, _) => {
                 let Proven { lo, hi } = *proven.lock().unwrap_or_else(|p| p.into_inner());
                 println!(
                     "stopped after {elapsed:.3} s, {nodes} nodes: value in [{lo}, {hi}] (not \
@@ -187,8 +215,69 @@ impl Solve {
             solution.tb_hits,
             super::peak_memory_mib().map_or("unknown".into(), |m| m.to_string())
         );
+        if let Some(verified) = verified {
+            let verified = verified?;
+            println!(
+                "verified: value {} proven again another way ({:.3} s, {} nodes); {} of the \
+                 line's positions within the tables agree with a search without them",
+                solution.value, verified.seconds, verified.nodes, verified.table_checks
+            );
+        }
         Ok(())
     }
+}
+
+/// Proves `solution`'s value of `pos` again another way (see `--verify`), checks that its line
+/// is legal, and solves each position of the line within the tables again without them.
+fn verify_solution<S: Spec>(
+    pos: &Position,
+    solution: &Solution,
+    hash: usize,
+    tablebases: Option<&Tablebases>,
+    limits: SolveLimits,
+) -> Result<Verified, String> {
+    let started = Instant::now();
+    let rule = LastFourRule::default();
+    let value = solution.value;
+    let stopped = |_| "the verification was stopped by the limits".to_string();
+    let mut table = SolverTable::new(hash);
+    let mut solver = Solver::<S>::new(&mut table, tablebases, rule, limits).with_other_order();
+    let at_least = solver.at_least(pos, value).map_err(stopped)?;
+    let above = solver.at_least(pos, value + 1).map_err(stopped)?;
+    if !at_least || above {
+        return Err(format!(
+            "the verification disagrees: the second proof finds the value {} {value}",
+            if at_least { "above" } else { "below" }
+        ));
+    }
+    let nodes = solver.nodes();
+    drop(solver);
+    drop(table);
+    let mut line_pos = *pos;
+    let mut table_checks = 0;
+    let mut small = SolverTable::new(64);
+    for (ply, &mv) in solution.pv.iter().enumerate() {
+        line_pos
+            .play(mv)
+            .map_err(|e| format!("the line is not legal: move {} ({mv}): {e}", ply + 1))?;
+        let Some(in_tables) = tablebases.and_then(|tb| tb.probe_with(&line_pos, rule)) else {
+            continue;
+        };
+        let mut searcher = Solver::<S>::new(&mut small, None, rule, limits);
+        let searched = searcher.value(&line_pos, None).map_err(stopped)?;
+        if searched != in_tables {
+            return Err(format!(
+                "the tables give {line_pos} the value {in_tables}, a search without them \
+                 {searched}"
+            ));
+        }
+        table_checks += 1;
+    }
+    Ok(Verified {
+        nodes,
+        seconds: started.elapsed().as_secs_f64(),
+        table_checks,
+    })
 }
 
 /// Prints a progress line every `every` until `done`: time, nodes, speed and the bounds proven.

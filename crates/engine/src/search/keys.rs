@@ -6,7 +6,7 @@
 //! multiplications (the "multiply and fold" of wyhash). That is a few instructions instead of a
 //! table lookup per pit.
 
-use mancala_rules::{Position, Side, Spec};
+use mancala_rules::{OwnEnd, Position, Side, Spec};
 
 /// Mixing constants. Every byte has its high bit set while no packed byte does (counts stay below
 /// 128, the other fields are small), so no word xor-ed with its constant is zero, which would
@@ -52,15 +52,30 @@ pub fn position_key(pos: &Position) -> u64 {
 /// [`position_key`] for a position of the game `S`.
 #[inline(always)]
 pub fn position_key_for<S: Spec>(pos: &Position) -> u64 {
+    key_with::<S>(pos, true)
+}
+
+/// The key of what decides `pos`'s future play: [`position_key_for`] without the captured
+/// totals where the rules never look at them (all but games that end on a majority of
+/// captures). Positions that differ only in their captured totals then share a key, and their
+/// values differ by their captured margins.
+#[inline(always)]
+pub fn future_key_for<S: Spec>(pos: &Position) -> u64 {
+    key_with::<S>(pos, S::rules(pos).own_end == OwnEnd::Majority)
+}
+
+#[inline(always)]
+fn key_with<S: Spec>(pos: &Position, with_captured: bool) -> u64 {
     let pits = pos.all_pits();
     let word = |i: usize| {
         let mut bytes = [0; 8];
         bytes.copy_from_slice(&pits[8 * i..8 * i + 8]);
         u64::from_le_bytes(bytes)
     };
-    let mut state = pos.captured(Side::South) as u64
-        | (pos.captured(Side::North) as u64) << 8
-        | (pos.side_to_move().index() as u64) << 16;
+    let mut state = (pos.side_to_move().index() as u64) << 16;
+    if with_captured {
+        state |= pos.captured(Side::South) as u64 | (pos.captured(Side::North) as u64) << 8;
+    }
     let rules = S::rules(pos);
     if rules.tracks_four_holders() {
         state |= holder_code(pos.last_four()) << 24 | holder_code(pos.first_capture()) << 32;

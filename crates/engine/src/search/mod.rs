@@ -5,11 +5,13 @@
 
 mod child;
 pub mod eval;
+mod huge_pages;
 pub mod keys;
 mod limits;
 mod row_word;
 pub mod score;
 pub mod solver;
+pub mod split;
 mod strategy;
 pub mod tt;
 pub mod tuning;

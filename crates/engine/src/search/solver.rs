@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use super::Aborted;
 use super::child::Child;
-use super::keys::position_key_for;
+use super::keys::future_key_for;
 use mancala_rules::{
     Direction, Ending, LastFourRule, MAX_ROW, Move, MoveEffect, Position, Side, Spec,
 };
@@ -80,13 +80,23 @@ pub struct Probe {
 }
 
 /// Proven bounds per position, kept between searches (and between moves of a game).
+///
+/// Slots of (key, data) in buckets of one cache line each; data: lo, hi (bytes, signed), best
+/// move code, effort (the bit length of the nodes its proof took). A new position takes its
+/// bucket's emptiest or cheapest slot.
 pub struct SolverTable {
-    /// Pairs of (key, data); data: lo, hi (bytes, signed), best move code, effort.
     slots: Vec<[u64; 2]>,
+    /// The first slot of the first whole cache line of `slots`.
+    start: usize,
+    /// Buckets, a power of two.
+    buckets: usize,
     /// The last position the solver gave up on, in which game: in the same game, positions with
     /// as many counters are not tried again.
     gave_up: Option<GaveUp>,
 }
+
+/// Slots per bucket: a 64-byte cache line of 16-byte slots.
+const BUCKET_SLOTS: usize = 4;
 
 /// Where the solver gave up: in which game (the key of the position it was set up from and the
 /// moves played from it until then), on how many counters on the board.
@@ -105,11 +115,20 @@ struct Bounds {
 }
 
 impl SolverTable {
-    /// A table of about `mib` MiB.
+    /// A table of about `mib` MiB. Its memory comes untouched from the operating system (on
+    /// huge pages where it can), so an unused part costs nothing.
     pub fn new(mib: usize) -> SolverTable {
-        let slots = ((mib.max(1) << 20) / 16).next_power_of_two() / 2;
+        let buckets = ((mib.max(1) << 20) / (16 * BUCKET_SLOTS))
+            .next_power_of_two()
+            .max(256)
+            / 2;
+        let slots = vec![[0u64, 0]; buckets * BUCKET_SLOTS + BUCKET_SLOTS - 1];
+        super::huge_pages::advise(&slots);
+        let misalignment = (slots.as_ptr() as usize / 16) % BUCKET_SLOTS;
         SolverTable {
-            slots: vec![[0, 0]; slots.max(1024)],
+            start: (BUCKET_SLOTS - misalignment) % BUCKET_SLOTS,
+            slots,
+            buckets,
             gave_up: None,
         }
     }
@@ -139,41 +158,89 @@ impl SolverTable {
         })
     }
 
-    fn index(&self, key: u64) -> usize {
-        (key as usize) & (self.slots.len() - 1)
+    /// The first slot of `key`'s bucket.
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        self.start + ((key as usize) & (self.buckets - 1)) * BUCKET_SLOTS
     }
 
-    /// The bounds stored for `key`, a position of a board of `n` pits per row.
-    fn probe(&self, key: u64, n: usize) -> Option<Bounds> {
-        let [stored, data] = self.slots[self.index(key)];
-        (data != 0 && stored == key).then(|| Bounds {
-            lo: (data as u8 as i8) as i32,
-            hi: ((data >> 8) as u8 as i8) as i32,
-            best: Move::from_code((data >> 16) as u8, n),
-        })
-    }
-
-    /// Stores `bounds` for `key`, keeping whatever the slot already proves of the same position.
-    /// A different position is replaced unless it cost much more work to prove.
-    fn store(&mut self, key: u64, n: usize, bounds: Bounds, effort: u8) {
-        let index = self.index(key);
-        let [stored, data] = self.slots[index];
-        let mut bounds = bounds;
-        if data != 0 {
-            if stored == key {
-                bounds.lo = bounds.lo.max((data as u8 as i8) as i32);
-                bounds.hi = bounds.hi.min(((data >> 8) as u8 as i8) as i32);
-                bounds.best = bounds.best.or(Move::from_code((data >> 16) as u8, n));
-            } else if ((data >> 24) as u8) > effort.saturating_add(2) {
-                return;
-            }
+    /// Starts loading `key`'s bucket into the cache, so that a probe soon after does not wait.
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let slot = self.slots[self.bucket(key)].as_ptr();
+            // SAFETY: prefetching is a hint; it never faults, whatever the address.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(slot as *const i8, std::arch::x86_64::_MM_HINT_T0)
+            };
         }
-        let data = (bounds.lo as i8 as u8 as u64)
-            | (bounds.hi as i8 as u8 as u64) << 8
-            | (bounds.best.map_or(Move::NO_CODE, |mv| mv.code(n)) as u64) << 16
-            | (effort.max(1) as u64) << 24;
-        self.slots[index] = [key, data];
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
+
+    /// The bounds stored for `key`, a position of a board of `n` pits per row and captured
+    /// margin `margin`. The table holds bounds on what the board will still yield (the value
+    /// less the captured margin), which positions that share a [`future_key_for`] share.
+    #[inline]
+    fn probe(&self, key: u64, n: usize, margin: i32) -> Option<Bounds> {
+        let first = self.bucket(key);
+        self.slots[first..first + BUCKET_SLOTS]
+            .iter()
+            .find(|[stored, data]| *data != 0 && *stored == key)
+            .map(|&[_, data]| Bounds {
+                lo: from_yield((data as u8 as i8) as i32, margin),
+                hi: from_yield(((data >> 8) as u8 as i8) as i32, margin),
+                best: Move::from_code((data >> 16) as u8, n),
+            })
+    }
+
+    /// Stores `bounds` for `key` (see [`SolverTable::probe`]), keeping whatever the slot
+    /// already proves of the same position; a new position takes the bucket's cheapest slot.
+    fn store(&mut self, key: u64, n: usize, margin: i32, bounds: Bounds, effort: u8) {
+        let first = self.bucket(key);
+        let bucket = &mut self.slots[first..first + BUCKET_SLOTS];
+        let mut lo = to_yield(bounds.lo, margin);
+        let mut hi = to_yield(bounds.hi, margin);
+        let mut best = bounds.best;
+        let slot = match bucket
+            .iter()
+            .position(|[stored, data]| *data != 0 && *stored == key)
+        {
+            Some(same) => {
+                let data = bucket[same][1];
+                lo = lo.max((data as u8 as i8) as i32);
+                hi = hi.min(((data >> 8) as u8 as i8) as i32);
+                best = best.or(Move::from_code((data >> 16) as u8, n));
+                same
+            }
+            None => (0..BUCKET_SLOTS)
+                .min_by_key(|&i| (bucket[i][1] >> 24) as u8)
+                .unwrap_or(0),
+        };
+        let data = (lo as i8 as u8 as u64)
+            | (hi as i8 as u8 as u64) << 8
+            | (best.map_or(Move::NO_CODE, |mv| mv.code(n)) as u64) << 16
+            | (effort.max(1) as u64) << 24;
+        bucket[slot] = [key, data];
+    }
+}
+
+/// A bound on a value as a bound on what the board yields beyond the captured `margin`; the
+/// unbounded ends stay unbounded, and a bound past them becomes no bound (never a wrong one).
+fn to_yield(bound: i32, margin: i32) -> i32 {
+    if bound <= LOWEST || bound >= HIGHEST {
+        return bound.clamp(LOWEST, HIGHEST);
+    }
+    (bound - margin).clamp(LOWEST, HIGHEST)
+}
+
+/// [`to_yield`] undone.
+fn from_yield(bound: i32, margin: i32) -> i32 {
+    if bound <= LOWEST || bound >= HIGHEST {
+        return bound;
+    }
+    (bound + margin).clamp(LOWEST, HIGHEST)
 }
 
 /// What searching a position gave: its value (an exact margin, or a bound outside the window)
@@ -194,6 +261,8 @@ pub struct Solver<'a, S: Spec> {
     line: Vec<u64>,
     nodes: u64,
     tb_hits: u64,
+    /// Moves among equals in the other order (for proving a value again another way).
+    other_order: bool,
     game: std::marker::PhantomData<S>,
 }
 
@@ -212,8 +281,24 @@ impl<'a, S: Spec> Solver<'a, S> {
             line: Vec::with_capacity(256),
             nodes: 0,
             tb_hits: 0,
+            other_order: false,
             game: std::marker::PhantomData,
         }
+    }
+
+    /// The solver trying moves in another order: by gain, an extra turn counting for half a
+    /// counter (the usual order puts every extra turn first). A second proof that way follows
+    /// other lines than the first.
+    pub fn with_other_order(mut self) -> Self {
+        self.other_order = true;
+        self
+    }
+
+    /// Whether the value of `pos` is at least `bound`, by one null-window search.
+    pub fn at_least(&mut self, pos: &Position, bound: i32) -> Result<bool, Aborted> {
+        self.line.clear();
+        let key = future_key_for::<S>(pos);
+        Ok(self.search(pos, key, bound - 1, bound, 0, 0)?.value >= bound)
     }
 
     pub fn nodes(&self) -> u64 {
@@ -251,12 +336,43 @@ impl<'a, S: Spec> Solver<'a, S> {
         guess: Option<i32>,
         report: &mut dyn FnMut(Probe),
     ) -> Result<i32, Aborted> {
-        let key = position_key_for::<S>(pos);
-        let (mut lower, mut upper) = (LOWEST, HIGHEST);
-        let mut g = guess.unwrap_or_else(|| pos.captured_margin());
+        self.value_in_line(&[], pos, guess, report)
+    }
+
+    /// [`Solver::value_with`] for `pos` reached by a line whose positions since its last
+    /// capture have the keys `line` ([`Solver::line_key`], oldest first, `pos` not included):
+    /// a position met again that was on them ends play as a cycle, as in the search of the
+    /// whole line. What a split solve's jobs compute.
+    pub fn value_in_line(
+        &mut self,
+        line: &[u64],
+        pos: &Position,
+        guess: Option<i32>,
+        report: &mut dyn FnMut(Probe),
+    ) -> Result<i32, Aborted> {
+        self.value_within(line, pos, (LOWEST, HIGHEST), guess, report)
+    }
+
+    /// [`Solver::value_in_line`] clamped to `lo..=hi` (`lo < hi`): `lo` when the value is at
+    /// most `lo`, `hi` when it is at least `hi`. Cheaper the narrower the window.
+    pub fn value_within(
+        &mut self,
+        line: &[u64],
+        pos: &Position,
+        (lo, hi): (i32, i32),
+        guess: Option<i32>,
+        report: &mut dyn FnMut(Probe),
+    ) -> Result<i32, Aborted> {
+        let key = future_key_for::<S>(pos);
+        let (mut lower, mut upper) = (lo.max(LOWEST), hi.min(HIGHEST));
+        let mut g = guess
+            .unwrap_or_else(|| pos.captured_margin())
+            .clamp(lower, upper);
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
-            g = self.search(pos, key, beta - 1, beta, 0, 0)?.value;
+            self.line.clear();
+            self.line.extend_from_slice(line);
+            g = self.search(pos, key, beta - 1, beta, line.len(), 0)?.value;
             if g < beta {
                 upper = g;
             } else {
@@ -268,7 +384,13 @@ impl<'a, S: Spec> Solver<'a, S> {
                 nodes: self.nodes,
             });
         }
-        Ok(g)
+        Ok(g.clamp(lo, hi))
+    }
+
+    /// The key by which the solver tells positions apart on a line (see
+    /// [`Solver::value_in_line`]).
+    pub fn line_key(pos: &Position) -> u64 {
+        future_key_for::<S>(pos)
     }
 
     /// The solution of `pos` once its value is known: a move that keeps it and a line.
@@ -352,7 +474,7 @@ impl<'a, S: Spec> Solver<'a, S> {
         if plies == 0 {
             return Ok(false);
         }
-        let key = (position_key_for::<S>(pos), plies);
+        let key = (future_key_for::<S>(pos), plies);
         if let Some(&known) = memo.get(&key) {
             return Ok(known);
         }
@@ -389,7 +511,7 @@ impl<'a, S: Spec> Solver<'a, S> {
         let mut pv = Vec::new();
         let mut line_pos = *pos;
         let mut line_value = value;
-        let mut seen = vec![position_key_for::<S>(pos)];
+        let mut seen = vec![future_key_for::<S>(pos)];
         let mut ends_game = false;
         while pv.len() < 256 {
             let legal = line_pos.legal_moves_for::<S>();
@@ -424,7 +546,7 @@ impl<'a, S: Spec> Solver<'a, S> {
                 line_value = -line_value;
             }
             line_pos = child.pos;
-            let key = position_key_for::<S>(&line_pos);
+            let key = future_key_for::<S>(&line_pos);
             if child.captured() {
                 seen.clear();
             } else if seen.contains(&key) {
@@ -521,7 +643,7 @@ impl<'a, S: Spec> Solver<'a, S> {
                 cycle_at: NO_CYCLE,
             });
         }
-        let entry = self.table.probe(key, S::rules(pos).pits_per_row);
+        let entry = self.table.probe(key, S::rules(pos).pits_per_row, captured);
         if let Some(bounds) = entry {
             if bounds.lo >= beta || bounds.lo == bounds.hi {
                 return Ok(Searched {
@@ -552,7 +674,8 @@ impl<'a, S: Spec> Solver<'a, S> {
         for (slot, &mv) in children.iter_mut().zip(legal.iter()) {
             *slot = Self::make(pos, mv);
         }
-        // The table's move first, then the biggest gains, extra turns before others.
+        // The table's move first, then every extra turn (another move at once is worth most
+        // often, and Kalah's solvers try it first), then the biggest gains.
         let children = &mut children[..count];
         // Where the store is sown, among equals the pit nearest to it first (Kalah's classic
         // order: those moves most often end in the store or keep counters at home).
@@ -565,23 +688,35 @@ impl<'a, S: Spec> Solver<'a, S> {
                 (true, Direction::Clockwise) => offset,
             }
         };
-        children.sort_by_key(|c| {
-            (
-                Some(c.mv) != tt_move,
-                -(c.gain * 4 + c.same_side as i32 * 2),
-                to_store(c.mv),
-            )
-        });
+        if self.other_order {
+            children.sort_by_key(|c| {
+                (
+                    Some(c.mv) != tt_move,
+                    -(c.gain * 4 + c.same_side as i32 * 2),
+                    to_store(c.mv),
+                )
+            });
+        } else {
+            children
+                .sort_by_key(|c| (Some(c.mv) != tt_move, !c.same_side, -c.gain, to_store(c.mv)));
+        }
+        // The children's keys, and their buckets on their way into the cache meanwhile.
+        let mut keys = [0u64; MAX_ROW];
+        for (child_key, child) in keys.iter_mut().zip(children.iter()) {
+            if !child.endless() {
+                *child_key = future_key_for::<S>(&child.pos);
+                self.table.prefetch(*child_key);
+            }
+        }
         let started = self.nodes;
         self.line.push(key);
         let mut best = LOWEST;
         let mut best_move = None;
         let mut cycle_at = NO_CYCLE;
-        for child in children.iter() {
+        for (child, &child_key) in children.iter().zip(keys.iter()) {
             let (value, cycled) = if let Some(end) = self.end_value(child) {
                 (end, NO_CYCLE)
             } else {
-                let child_key = position_key_for::<S>(&child.pos);
                 let start = if child.captured() {
                     self.line.len()
                 } else {
@@ -646,8 +781,9 @@ impl<'a, S: Spec> Solver<'a, S> {
                     best: best_move,
                 }
             };
+            let margin = pos.captured_margin();
             self.table
-                .store(key, S::rules(pos).pits_per_row, bounds, effort);
+                .store(key, S::rules(pos).pits_per_row, margin, bounds, effort);
         }
         Ok(Searched {
             value: best,
