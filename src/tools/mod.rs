@@ -196,6 +196,14 @@ pub fn load_tablebases(path: &std::path::Path) -> Result<mancala_tablebase::Tabl
 }
 
 /// The kernel's count of this process's peak resident memory, in MiB.
+/// `--threads`, or every core when it is not given.
+pub fn threads_or_every_core(threads: Option<u16>) -> usize {
+    threads.map_or_else(
+        || std::thread::available_parallelism().map_or(2, |n| n.get()),
+        usize::from,
+    )
+}
+
 pub fn peak_memory_mib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;

@@ -48,6 +48,10 @@ pub struct Solve {
     /// again without them.
     #[arg(long)]
     verify: bool,
+    /// Threads (default: every core): each probe of the root searched by all of them over one
+    /// table, the first answer taken.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
 }
 
 /// What a second proof found.
@@ -110,13 +114,14 @@ impl Solve {
             std::thread::spawn(move || watch(every, started, &proven, &nodes, &done))
         });
         let (hash, node_limit, verify) = (self.hash as usize, self.nodes, self.verify);
+        let threads = super::threads_or_every_core(self.threads);
         let deadline = time_limit.map(|t| started + t);
         let (probe_proven, probe_nodes) = (Arc::clone(&proven), Arc::clone(&nodes_so_far));
         // Deep lines recurse deeply: the solver runs on a thread with room for them.
         let solved = std::thread::Builder::new()
             .stack_size(512 << 20)
             .spawn(move || {
-                let mut table = SolverTable::new(hash);
+                let table = SolverTable::new(hash);
                 let limits = SolveLimits {
                     nodes: node_limit,
                     deadline,
@@ -125,11 +130,12 @@ impl Solve {
                 };
                 mancala_rules::with_spec!(variant, S => {
                     let mut solver = Solver::<S>::new(
-                        &mut table,
+                        &table,
                         tablebases.as_ref(),
                         LastFourRule::default(),
                         limits,
-                    );
+                    )
+                    .with_threads(threads);
                     let value = solver.value_with(&pos, None, &mut |probe| {
                         let mut proven = probe_proven.lock().unwrap_or_else(|p| p.into_inner());
                         if probe.at_least {
@@ -240,8 +246,8 @@ fn verify_solution<S: Spec>(
     let rule = LastFourRule::default();
     let value = solution.value;
     let stopped = |_| "the verification was stopped by the limits".to_string();
-    let mut table = SolverTable::new(hash);
-    let mut solver = Solver::<S>::new(&mut table, tablebases, rule, limits).with_other_order();
+    let table = SolverTable::new(hash);
+    let mut solver = Solver::<S>::new(&table, tablebases, rule, limits).with_other_order();
     let at_least = solver.at_least(pos, value).map_err(stopped)?;
     let above = solver.at_least(pos, value + 1).map_err(stopped)?;
     if !at_least || above {
@@ -255,7 +261,7 @@ fn verify_solution<S: Spec>(
     drop(table);
     let mut line_pos = *pos;
     let mut table_checks = 0;
-    let mut small = SolverTable::new(64);
+    let small = SolverTable::new(64);
     for (ply, &mv) in solution.pv.iter().enumerate() {
         line_pos
             .play(mv)
@@ -263,7 +269,7 @@ fn verify_solution<S: Spec>(
         let Some(in_tables) = tablebases.and_then(|tb| tb.probe_with(&line_pos, rule)) else {
             continue;
         };
-        let mut searcher = Solver::<S>::new(&mut small, None, rule, limits);
+        let mut searcher = Solver::<S>::new(&small, None, rule, limits);
         let searched = searcher.value(&line_pos, None).map_err(stopped)?;
         if searched != in_tables {
             return Err(format!(

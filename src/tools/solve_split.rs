@@ -84,6 +84,10 @@ pub struct SolveJob {
     /// The solver's table, in MiB (kept from job to job).
     #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
     hash: u64,
+    /// Threads (default: every core): each probe of a job searched by all of them over one
+    /// table, the first answer taken.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
 }
 
 fn parse_shard(text: &str) -> Result<(usize, usize), String> {
@@ -139,19 +143,21 @@ impl SolveJob {
             done.iter().filter(|d| d.is_some()).count()
         );
         let hash = self.hash as usize;
+        let threads = super::threads_or_every_core(self.threads);
         let variant = plan.variant;
         // Deep lines recurse deeply: the solver runs on a thread with room for them.
         std::thread::Builder::new()
             .stack_size(512 << 20)
             .spawn(move || -> Result<(), String> {
-                let mut table = SolverTable::new(hash);
+                let table = SolverTable::new(hash);
                 mancala_rules::with_spec!(variant, S => {
                     let mut solver = Solver::<S>::new(
-                        &mut table,
+                        &table,
                         tablebases.as_ref(),
                         LastFourRule::default(),
                         SolveLimits::NONE,
-                    );
+                    )
+                    .with_threads(threads);
                     for &index in &mine {
                         let job = &plan.jobs[index];
                         let (started, nodes_before) = (Instant::now(), solver.nodes());

@@ -47,10 +47,7 @@ impl Tablebase {
                 "{variant} has {total} counters: MAX is at most {total}"
             ));
         }
-        let threads = threads.map_or_else(
-            || std::thread::available_parallelism().map_or(2, |n| n.get()),
-            usize::from,
-        );
+        let threads = super::threads_or_every_core(threads);
         eprintln!(
             "building {variant} tables up to {max} counters in {} ({threads} threads)",
             dir.display()

@@ -21,10 +21,10 @@ fn position(variant: Variant, text: &str) -> Position {
 
 /// The solver's value of each legal move of `pos`.
 fn solver_move_values(pos: &Position) -> Vec<(Move, i32)> {
-    let mut table = SolverTable::new(8);
+    let table = SolverTable::new(8);
     mancala_rules::with_spec!(pos.variant(), S => {
         let mut solver =
-            Solver::<S>::new(&mut table, None, LastFourRule::default(), SolveLimits::NONE);
+            Solver::<S>::new(&table, None, LastFourRule::default(), SolveLimits::NONE);
         pos.legal_moves()
             .iter()
             .map(|&mv| (mv, solver.move_value(pos, mv).unwrap()))
@@ -34,9 +34,9 @@ fn solver_move_values(pos: &Position) -> Vec<(Move, i32)> {
 
 fn solved(variant: Variant, text: &str) -> i32 {
     let pos = position(variant, text);
-    let mut table = SolverTable::new(8);
+    let table = SolverTable::new(8);
     mancala_rules::with_spec!(variant, S => {
-        Solver::<S>::new(&mut table, None, LastFourRule::default(), SolveLimits::NONE)
+        Solver::<S>::new(&table, None, LastFourRule::default(), SolveLimits::NONE)
             .solve(&pos)
             .unwrap()
             .value
@@ -104,7 +104,7 @@ fn positions_that_differ_only_in_captures_differ_by_their_margins() {
             Variant::Kalah,
             Variant::Oware,
         ] {
-            let mut table = SolverTable::new(16);
+            let table = SolverTable::new(16);
             for _ in 0..40 {
                 // Oware's seeds wander long before a capture: its positions stay small.
                 let counters = if variant == Variant::Oware {
@@ -130,16 +130,16 @@ fn positions_that_differ_only_in_captures_differ_by_their_margins() {
                 let other = position(variant, &other_text);
                 mancala_rules::with_spec!(variant, S => {
                     let mut solver = Solver::<S>::new(
-                        &mut table,
+                        &table,
                         None,
                         LastFourRule::default(),
                         SolveLimits::NONE,
                     );
                     let first = solver.value(&pos, None).unwrap();
                     let second = solver.value(&other, None).unwrap();
-                    let mut fresh = SolverTable::new(4);
+                    let fresh = SolverTable::new(4);
                     let alone = Solver::<S>::new(
-                        &mut fresh,
+                        &fresh,
                         None,
                         LastFourRule::default(),
                         SolveLimits::NONE,

@@ -130,7 +130,7 @@ fn naive_budget(variant: Variant) -> u64 {
 fn tables_agree_with_the_solver_on_every_position() {
     with_big_stack(|| {
         for (variant, max, tables) in small_tables() {
-            let mut table = SolverTable::new(16);
+            let table = SolverTable::new(16);
             let mut compared = 0;
             for counters in 0..=max.min(5) {
                 let positions = every_position(variant, counters);
@@ -148,7 +148,7 @@ fn tables_agree_with_the_solver_on_every_position() {
                         ..SolveLimits::NONE
                     };
                     let solved = mancala_rules::with_spec!(variant, S => {
-                        Solver::<S>::new(&mut table, None, LastFourRule::default(), limits)
+                        Solver::<S>::new(&table, None, LastFourRule::default(), limits)
                             .value(&pos, None)
                     });
                     let Ok(solved) = solved else { continue };
@@ -369,9 +369,9 @@ fn tables_of_a_game_file_are_refused_once_the_file_changes() {
     assert_eq!(loaded.tablebases.max_counters(first), Some(5));
     let pos = position(first, "1-0-0-0-0-0-1-2-10-10-S");
     let solved = {
-        let mut table = SolverTable::new(4);
+        let table = SolverTable::new(4);
         mancala_rules::with_spec!(first, S => {
-            Solver::<S>::new(&mut table, None, LastFourRule::default(), SolveLimits::NONE)
+            Solver::<S>::new(&table, None, LastFourRule::default(), SolveLimits::NONE)
                 .value(&pos, None)
         })
         .unwrap()

@@ -191,6 +191,8 @@ pub fn read_layer(path: &Path, expected: &Header) -> Result<Vec<i8>, FileError> 
     }
     let stored_sum = u64::from_le_bytes(head[48..56].try_into().expect("eight bytes"));
     let mut data = vec![0u8; expected.positions as usize];
+    // Probes read the tables at random: on huge pages most of them find their page at once.
+    crate::huge_pages::advise(&data);
     file.read_exact(&mut data)
         .map_err(|_| FileError::Damaged(path.to_path_buf()))?;
     let mut extra = [0u8; 1];

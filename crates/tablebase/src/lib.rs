@@ -17,6 +17,7 @@
 
 pub mod file;
 pub mod generate;
+pub mod huge_pages;
 pub mod index;
 
 use std::fmt;

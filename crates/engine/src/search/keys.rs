@@ -57,11 +57,13 @@ pub fn position_key_for<S: Spec>(pos: &Position) -> u64 {
 
 /// The key of what decides `pos`'s future play: [`position_key_for`] without the captured
 /// totals where the rules never look at them (all but games that end on a majority of
-/// captures). Positions that differ only in their captured totals then share a key, and their
-/// values differ by their captured margins.
+/// captures), and with the game. Positions that differ only in their captured totals then share
+/// a key, and their values differ by their captured margins; two games' positions never do,
+/// whatever the table they share (the captured totals no longer tell them apart).
 #[inline(always)]
 pub fn future_key_for<S: Spec>(pos: &Position) -> u64 {
-    key_with::<S>(pos, S::rules(pos).own_end == OwnEnd::Majority)
+    let majority = S::rules(pos).own_end == OwnEnd::Majority;
+    key_with::<S>(pos, majority) ^ fold(pos.variant().index() as u64 ^ K[4], K[2])
 }
 
 #[inline(always)]
@@ -139,6 +141,26 @@ mod tests {
                 seen.len()
             );
         }
+    }
+
+    /// Captured totals split another way share the future key; another game never does, nor
+    /// another side to move.
+    #[test]
+    fn future_keys_leave_out_captures_but_not_the_game() {
+        let key = |variant: Variant, text: &str| {
+            let pos = Position::from_position_string(variant, text).expect("a valid position");
+            mancala_rules::with_spec!(variant, S => future_key_for::<S>(&pos))
+        };
+        let board = "1-0-2-0-1-0-0-1-0-2-0-1";
+        let kalah = key(Variant::Kalah, &format!("{board}-20-20-S"));
+        assert_eq!(kalah, key(Variant::Kalah, &format!("{board}-30-10-S")));
+        assert_ne!(kalah, key(Variant::Kalah, &format!("{board}-20-20-N")));
+        assert_ne!(kalah, key(Variant::Oware, &format!("{board}-20-20-S")));
+        // Oware ends on a majority of captures: its captures stay in the key.
+        assert_ne!(
+            key(Variant::Oware, &format!("{board}-20-20-S")),
+            key(Variant::Oware, &format!("{board}-30-10-S"))
+        );
     }
 
     #[test]

@@ -5,7 +5,6 @@
 
 mod child;
 pub mod eval;
-mod huge_pages;
 pub mod keys;
 mod limits;
 mod row_word;
@@ -412,7 +411,7 @@ fn solve_small(
         history.iter().filter(|&&k| k == key).count()
     };
     let solved = mancala_rules::with_spec!(pos.variant(), S => {
-        Solver::<S>::new(&mut table, tablebases, game.last_four_rule(), solve_limits)
+        Solver::<S>::new(&table, tablebases, game.last_four_rule(), solve_limits)
             .solve_for_play(pos, &seen)
     });
     let solution = match solved {

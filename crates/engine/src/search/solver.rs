@@ -11,6 +11,7 @@
 //! position's bounds are therefore stored only when no cycle in its subtree closed on a position
 //! above it: what is stored is the position's own value, whatever line reaches it.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -42,8 +43,8 @@ pub struct SolveLimits<'a> {
     pub nodes: Option<u64>,
     pub deadline: Option<Instant>,
     pub stop: Option<&'a AtomicBool>,
-    /// Where the nodes searched so far are published, every few thousand nodes, for a watcher
-    /// that reports progress.
+    /// Where the nodes searched so far are counted, a few thousand at a time by every thread,
+    /// for a watcher that reports progress.
     pub progress: Option<&'a AtomicU64>,
 }
 
@@ -79,14 +80,18 @@ pub struct Probe {
     pub nodes: u64,
 }
 
-/// Proven bounds per position, kept between searches (and between moves of a game).
+/// Proven bounds per position, kept between searches (and between moves of a game), shared by
+/// the threads of one solve.
 ///
-/// Slots of (key, data) in buckets of one cache line each; data: lo, hi (bytes, signed), best
-/// move code, effort (the bit length of the nodes its proof took). A new position takes its
-/// bucket's emptiest or cheapest slot.
+/// Slots of two words in buckets of one cache line each: the key xor-ed with the data, and the
+/// data (lo, hi as signed bytes, the best move's code, the effort: the bit length of the nodes
+/// its proof took). A slot torn by two threads writing at once no longer matches its key, so a
+/// probe never reads one position's bounds for another's. A new position takes its bucket's
+/// emptiest or cheapest slot.
 pub struct SolverTable {
-    slots: Vec<[u64; 2]>,
-    /// The first slot of the first whole cache line of `slots`.
+    /// Words from `start` on, `2 * BUCKET_SLOTS` per bucket.
+    words: Vec<AtomicU64>,
+    /// The first word of the first whole cache line of `words`.
     start: usize,
     /// Buckets, a power of two.
     buckets: usize,
@@ -122,19 +127,22 @@ impl SolverTable {
             .next_power_of_two()
             .max(256)
             / 2;
-        let slots = vec![[0u64, 0]; buckets * BUCKET_SLOTS + BUCKET_SLOTS - 1];
-        super::huge_pages::advise(&slots);
-        let misalignment = (slots.as_ptr() as usize / 16) % BUCKET_SLOTS;
+        let len = (buckets + 1) * 2 * BUCKET_SLOTS;
+        let words = zeroed_words(len);
+        mancala_tablebase::huge_pages::advise(&words);
+        let misalignment = (words.as_ptr() as usize / 8) % (2 * BUCKET_SLOTS);
         SolverTable {
-            start: (BUCKET_SLOTS - misalignment) % BUCKET_SLOTS,
-            slots,
+            start: (2 * BUCKET_SLOTS - misalignment) % (2 * BUCKET_SLOTS),
+            words,
             buckets,
             gave_up: None,
         }
     }
 
     pub fn clear(&mut self) {
-        self.slots.fill([0, 0]);
+        for word in &self.words {
+            word.store(0, Ordering::Relaxed);
+        }
         self.gave_up = None;
     }
 
@@ -158,10 +166,11 @@ impl SolverTable {
         })
     }
 
-    /// The first slot of `key`'s bucket.
+    /// The words of `key`'s bucket.
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        self.start + ((key as usize) & (self.buckets - 1)) * BUCKET_SLOTS
+    fn bucket(&self, key: u64) -> &[AtomicU64] {
+        let first = self.start + ((key as usize) & (self.buckets - 1)) * 2 * BUCKET_SLOTS;
+        &self.words[first..first + 2 * BUCKET_SLOTS]
     }
 
     /// Starts loading `key`'s bucket into the cache, so that a probe soon after does not wait.
@@ -169,14 +178,23 @@ impl SolverTable {
     fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let slot = self.slots[self.bucket(key)].as_ptr();
+            let word = self.bucket(key).as_ptr();
             // SAFETY: prefetching is a hint; it never faults, whatever the address.
             unsafe {
-                std::arch::x86_64::_mm_prefetch(slot as *const i8, std::arch::x86_64::_MM_HINT_T0)
+                std::arch::x86_64::_mm_prefetch(word as *const i8, std::arch::x86_64::_MM_HINT_T0)
             };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
+    }
+
+    /// The data of `key`'s slot in `bucket`, and the slot, if it is there.
+    #[inline]
+    fn find(bucket: &[AtomicU64], key: u64) -> Option<(usize, u64)> {
+        bucket.chunks_exact(2).enumerate().find_map(|(i, slot)| {
+            let data = slot[1].load(Ordering::Relaxed);
+            (data != 0 && slot[0].load(Ordering::Relaxed) ^ data == key).then_some((i, data))
+        })
     }
 
     /// The bounds stored for `key`, a position of a board of `n` pits per row and captured
@@ -184,46 +202,53 @@ impl SolverTable {
     /// less the captured margin), which positions that share a [`future_key_for`] share.
     #[inline]
     fn probe(&self, key: u64, n: usize, margin: i32) -> Option<Bounds> {
-        let first = self.bucket(key);
-        self.slots[first..first + BUCKET_SLOTS]
-            .iter()
-            .find(|[stored, data]| *data != 0 && *stored == key)
-            .map(|&[_, data]| Bounds {
-                lo: from_yield((data as u8 as i8) as i32, margin),
-                hi: from_yield(((data >> 8) as u8 as i8) as i32, margin),
-                best: Move::from_code((data >> 16) as u8, n),
-            })
+        Self::find(self.bucket(key), key).map(|(_, data)| Bounds {
+            lo: from_yield((data as u8 as i8) as i32, margin),
+            hi: from_yield(((data >> 8) as u8 as i8) as i32, margin),
+            best: Move::from_code((data >> 16) as u8, n),
+        })
     }
 
     /// Stores `bounds` for `key` (see [`SolverTable::probe`]), keeping whatever the slot
     /// already proves of the same position; a new position takes the bucket's cheapest slot.
-    fn store(&mut self, key: u64, n: usize, margin: i32, bounds: Bounds, effort: u8) {
-        let first = self.bucket(key);
-        let bucket = &mut self.slots[first..first + BUCKET_SLOTS];
+    fn store(&self, key: u64, n: usize, margin: i32, bounds: Bounds, effort: u8) {
+        let bucket = self.bucket(key);
         let mut lo = to_yield(bounds.lo, margin);
         let mut hi = to_yield(bounds.hi, margin);
         let mut best = bounds.best;
-        let slot = match bucket
-            .iter()
-            .position(|[stored, data]| *data != 0 && *stored == key)
-        {
-            Some(same) => {
-                let data = bucket[same][1];
+        let slot = match Self::find(bucket, key) {
+            Some((same, data)) => {
                 lo = lo.max((data as u8 as i8) as i32);
                 hi = hi.min(((data >> 8) as u8 as i8) as i32);
                 best = best.or(Move::from_code((data >> 16) as u8, n));
                 same
             }
             None => (0..BUCKET_SLOTS)
-                .min_by_key(|&i| (bucket[i][1] >> 24) as u8)
+                .min_by_key(|&i| (bucket[2 * i + 1].load(Ordering::Relaxed) >> 24) as u8)
                 .unwrap_or(0),
         };
         let data = (lo as i8 as u8 as u64)
             | (hi as i8 as u8 as u64) << 8
             | (best.map_or(Move::NO_CODE, |mv| mv.code(n)) as u64) << 16
             | (effort.max(1) as u64) << 24;
-        bucket[slot] = [key, data];
+        bucket[2 * slot].store(key ^ data, Ordering::Relaxed);
+        bucket[2 * slot + 1].store(data, Ordering::Relaxed);
     }
+}
+
+/// `len` atomic words holding 0, zeroed by the allocator: a big table comes as untouched zero
+/// pages (writing the zeros would touch every page before the huge-page advice can apply).
+fn zeroed_words(len: usize) -> Vec<AtomicU64> {
+    use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
+    let layout = Layout::array::<AtomicU64>(len.max(1)).expect("a table within the address space");
+    // SAFETY: the layout is not empty.
+    let memory = unsafe { alloc_zeroed(layout) }.cast::<AtomicU64>();
+    if memory.is_null() {
+        handle_alloc_error(layout);
+    }
+    // SAFETY: `memory` was allocated by the global allocator with the layout of `len.max(1)`
+    // words, and all-zero bytes are a valid `AtomicU64` (holding 0).
+    unsafe { Vec::from_raw_parts(memory, len.max(1), len.max(1)) }
 }
 
 /// A bound on a value as a bound on what the board yields beyond the captured `margin`; the
@@ -253,7 +278,7 @@ struct Searched {
 
 /// The solver for the game `S`.
 pub struct Solver<'a, S: Spec> {
-    table: &'a mut SolverTable,
+    table: &'a SolverTable,
     tablebases: Option<&'a Tablebases>,
     rule: LastFourRule,
     limits: SolveLimits<'a>,
@@ -261,14 +286,18 @@ pub struct Solver<'a, S: Spec> {
     line: Vec<u64>,
     nodes: u64,
     tb_hits: u64,
-    /// Moves among equals in the other order (for proving a value again another way).
+    /// Moves in the other order (for proving a value again another way, and for helpers).
     other_order: bool,
+    /// Threads that search each probe of the root together (see [`Solver::with_threads`]).
+    threads: usize,
+    /// Set when another thread has answered the probe this one works on.
+    race: Option<Arc<AtomicBool>>,
     game: std::marker::PhantomData<S>,
 }
 
 impl<'a, S: Spec> Solver<'a, S> {
     pub fn new(
-        table: &'a mut SolverTable,
+        table: &'a SolverTable,
         tablebases: Option<&'a Tablebases>,
         rule: LastFourRule,
         limits: SolveLimits<'a>,
@@ -282,6 +311,8 @@ impl<'a, S: Spec> Solver<'a, S> {
             nodes: 0,
             tb_hits: 0,
             other_order: false,
+            threads: 1,
+            race: None,
             game: std::marker::PhantomData,
         }
     }
@@ -291,6 +322,14 @@ impl<'a, S: Spec> Solver<'a, S> {
     /// other lines than the first.
     pub fn with_other_order(mut self) -> Self {
         self.other_order = true;
+        self
+    }
+
+    /// The solver searching each probe of the root with `threads` threads over the shared
+    /// table (each further thread trying moves in the other order, so that they go different
+    /// ways and each finds the other's proofs in the table); the first answer is the probe's.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
         self
     }
 
@@ -370,9 +409,7 @@ impl<'a, S: Spec> Solver<'a, S> {
             .clamp(lower, upper);
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
-            self.line.clear();
-            self.line.extend_from_slice(line);
-            g = self.search(pos, key, beta - 1, beta, line.len(), 0)?.value;
+            g = self.probe_root(pos, key, line, beta)?;
             if g < beta {
                 upper = g;
             } else {
@@ -385,6 +422,62 @@ impl<'a, S: Spec> Solver<'a, S> {
             });
         }
         Ok(g.clamp(lo, hi))
+    }
+
+    /// One null-window search of the root `pos` (reached by `line`) at `beta`, by every thread.
+    fn probe_root(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        line: &[u64],
+        beta: i32,
+    ) -> Result<i32, Aborted> {
+        self.line.clear();
+        self.line.extend_from_slice(line);
+        if self.threads <= 1 {
+            return Ok(self.search(pos, key, beta - 1, beta, line.len(), 0)?.value);
+        }
+        let race = Arc::new(AtomicBool::new(false));
+        let (table, tablebases, rule) = (self.table, self.tablebases, self.rule);
+        let limits = SolveLimits {
+            nodes: None,
+            ..self.limits
+        };
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..self.threads)
+                .filter_map(|i| {
+                    let race = Arc::clone(&race);
+                    // Deep lines recurse deeply: as much room as the solve tool's own thread.
+                    std::thread::Builder::new()
+                        .stack_size(512 << 20)
+                        .spawn_scoped(scope, move || {
+                            let mut helper = Solver::<S>::new(table, tablebases, rule, limits);
+                            helper.other_order = i % 2 == 1;
+                            helper.race = Some(Arc::clone(&race));
+                            helper.line.extend_from_slice(line);
+                            let found = helper.search(pos, key, beta - 1, beta, line.len(), 0);
+                            race.store(true, Ordering::Relaxed);
+                            (found.map(|f| f.value), helper.nodes, helper.tb_hits)
+                        })
+                        .ok()
+                })
+                .collect();
+            self.race = Some(Arc::clone(&race));
+            let mine = self.search(pos, key, beta - 1, beta, line.len(), 0);
+            race.store(true, Ordering::Relaxed);
+            self.race = None;
+            let mut answer = mine.map(|found| found.value);
+            for helper in helpers {
+                if let Ok((found, nodes, tb_hits)) = helper.join() {
+                    self.nodes += nodes;
+                    self.tb_hits += tb_hits;
+                    if answer.is_err() {
+                        answer = found;
+                    }
+                }
+            }
+            answer
+        })
     }
 
     /// The key by which the solver tells positions apart on a line (see
@@ -584,7 +677,7 @@ impl<'a, S: Spec> Solver<'a, S> {
         }
         if self.nodes.is_multiple_of(POLL_INTERVAL) {
             if let Some(progress) = self.limits.progress {
-                progress.store(self.nodes, Ordering::Relaxed);
+                progress.fetch_add(POLL_INTERVAL, Ordering::Relaxed);
             }
             if self
                 .limits
@@ -594,6 +687,13 @@ impl<'a, S: Spec> Solver<'a, S> {
                 return Err(Aborted);
             }
             if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Aborted);
+            }
+            if self
+                .race
+                .as_ref()
+                .is_some_and(|race| race.load(Ordering::Relaxed))
+            {
                 return Err(Aborted);
             }
         }

@@ -1,5 +1,6 @@
-//! Big tables on huge pages: a table of gigabytes read at random misses the processor's page
-//! cache (TLB) on nearly every probe with 4 KiB pages; with 2 MiB pages most probes find their
+//! Big tables on huge pages (the solver's table, the tablebases' layers): a table of many
+//! megabytes read at random misses the processor's page cache (TLB) on nearly every probe with
+//! 4 KiB pages; with 2 MiB pages most probes find their
 //! page. Linux gives huge pages to memory that asks for them (transparent huge pages in their
 //! `madvise` mode, the common default), which is what Stockfish does for its hash table.
 
