@@ -374,6 +374,21 @@ impl Position {
         })
     }
 
+    /// [`Position::own_ending_for`] and, when the game goes on, the legal moves it found on the
+    /// way (a search needs both, and the moves cost as much as the ending).
+    #[inline]
+    pub fn ending_or_moves_for<S: Spec>(&self) -> Result<MoveList, Ending> {
+        if let Some(ending) = self.own_end_by_count_with::<S>() {
+            return Err(ending);
+        }
+        let legal = self.legal_moves_for::<S>();
+        if legal.is_empty() {
+            Err(Ending::Starvation)
+        } else {
+            Ok(legal)
+        }
+    }
+
     /// Final totals `[South, North]` when the game has ended by `ending` in this position.
     ///
     /// Splitting evenly gives each player half; an odd counter (only possible in a position

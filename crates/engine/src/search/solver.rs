@@ -712,12 +712,15 @@ impl<'a, S: Spec> Solver<'a, S> {
         since_capture: usize,
     ) -> Result<Searched, Aborted> {
         self.poll()?;
-        if let Some(ending) = pos.own_ending_for::<S>() {
-            return Ok(Searched {
-                value: pos.final_margin(ending, self.rule),
-                cycle_at: NO_CYCLE,
-            });
-        }
+        let legal = match pos.ending_or_moves_for::<S>() {
+            Ok(legal) => legal,
+            Err(ending) => {
+                return Ok(Searched {
+                    value: pos.final_margin(ending, self.rule),
+                    cycle_at: NO_CYCLE,
+                });
+            }
+        };
         if ply >= MAX_SOLVE_PLY {
             return Err(Aborted);
         }
@@ -761,7 +764,6 @@ impl<'a, S: Spec> Solver<'a, S> {
             beta = beta.min(bounds.hi);
         }
         let (original_alpha, original_beta) = (alpha, beta);
-        let legal = pos.legal_moves_for::<S>();
         let mut children = [Child {
             mv: Move::PASS,
             pos: *pos,
@@ -788,17 +790,32 @@ impl<'a, S: Spec> Solver<'a, S> {
                 (true, Direction::Clockwise) => offset,
             }
         };
-        if self.other_order {
-            children.sort_by_key(|c| {
-                (
-                    Some(c.mv) != tt_move,
-                    -(c.gain * 4 + c.same_side as i32 * 2),
-                    to_store(c.mv),
-                )
-            });
-        } else {
-            children
-                .sort_by_key(|c| (Some(c.mv) != tt_move, !c.same_side, -c.gain, to_store(c.mv)));
+        // One number per child, the biggest first: the table's move, then (in the usual order)
+        // every extra turn, then the biggest gain, then the pit nearest the store.
+        let other_order = self.other_order;
+        let order = |c: &Child| -> i32 {
+            let first = (Some(c.mv) == tt_move) as i32;
+            let turn = c.same_side as i32;
+            let gain = c.gain.clamp(-255, 255) + 256;
+            let near = MAX_ROW as i32 - to_store(c.mv) as i32;
+            if other_order {
+                (first << 24) | ((gain * 4 + turn * 2) << 6) | near
+            } else {
+                (first << 24) | (turn << 20) | (gain << 6) | near
+            }
+        };
+        let mut keys_for_order = [0i32; MAX_ROW];
+        for (k, c) in keys_for_order.iter_mut().zip(children.iter()) {
+            *k = order(c);
+        }
+        // Insertion sort, stable: a handful of children.
+        for i in 1..children.len() {
+            let mut j = i;
+            while j > 0 && keys_for_order[j - 1] < keys_for_order[j] {
+                keys_for_order.swap(j - 1, j);
+                children.swap(j - 1, j);
+                j -= 1;
+            }
         }
         // The children's keys, and their buckets on their way into the cache meanwhile.
         let mut keys = [0u64; MAX_ROW];
