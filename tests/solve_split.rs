@@ -199,3 +199,46 @@ fn tempfile_dir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("a directory");
     dir
 }
+
+/// A reader that stops early (`… | head -1`) ends a tool quietly, not with a panic.
+#[test]
+fn a_closed_output_ends_a_tool_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = tempfile_dir("closed-pipe");
+    engine(
+        &[
+            "solve-split",
+            "kalah",
+            "2-2-2-2-2-2-2-2-2-2-2-2-0-0-S",
+            "--depth",
+            "6",
+            "--out",
+            "plan.txt",
+        ],
+        &dir,
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+        .args([
+            "solve-job",
+            "plan.txt",
+            "--out",
+            "results.txt",
+            "--threads",
+            "1",
+        ])
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("its output"))
+        .read_line(&mut first)
+        .expect("a line");
+    assert!(first.contains("jobs of"), "{first}");
+    // The reader is gone: the thousands of lines still to come have nowhere to go.
+    let output = child.wait_with_output().expect("it ends");
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(!errors.contains("panicked"), "{errors}");
+}

@@ -81,6 +81,9 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    if cli.tool.is_some() {
+        quiet_on_closed_pipe();
+    }
     let result = match cli.tool {
         None => {
             mancala_engine::protocol::run(BufReader::new(io::stdin()), io::stdout());
@@ -196,6 +199,24 @@ pub fn load_tablebases(path: &std::path::Path) -> Result<mancala_tablebase::Tabl
 }
 
 /// The kernel's count of this process's peak resident memory, in MiB.
+/// A tool's output read by a reader that stops early (`mancala-engine solve-merge … | head -1`)
+/// ends the tool quietly, as it ends `cat` or `grep`, instead of a panic of `println!` on the
+/// closed pipe: the default action of SIGPIPE, which Rust programs set aside at start. Only for
+/// the tools; the daemon handles a closed output itself.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    {
+        use std::ffi::c_int;
+        unsafe extern "C" {
+            fn signal(signum: c_int, handler: usize) -> usize;
+        }
+        const SIGPIPE: c_int = 13;
+        const SIG_DFL: usize = 0;
+        // SAFETY: restoring a signal's default action, before any other thread exists.
+        let _ = unsafe { signal(SIGPIPE, SIG_DFL) };
+    }
+}
+
 /// `--threads`, or every core when it is not given.
 pub fn threads_or_every_core(threads: Option<u16>) -> usize {
     threads.map_or_else(
