@@ -5,12 +5,18 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn engine(args: &[&str], dir: &Path) -> Output {
-    let output = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+/// `mancala-engine ARGS` run in `dir`, whatever its exit.
+fn run(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
         .args(args)
         .current_dir(dir)
         .output()
-        .expect("the engine runs");
+        .expect("the engine runs")
+}
+
+/// `mancala-engine ARGS` run in `dir`, which must succeed.
+fn engine(args: &[&str], dir: &Path) -> Output {
+    let output = run(args, dir);
     assert!(
         output.status.success(),
         "mancala-engine {}: {}",
@@ -140,11 +146,7 @@ fn a_stopped_task_resumes_and_a_merge_names_what_is_missing() {
         ],
         &dir,
     );
-    let merge = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
-        .args(["solve-merge", "plan.txt", "results.txt"])
-        .current_dir(&dir)
-        .output()
-        .expect("the engine runs");
+    let merge = run(&["solve-merge", "plan.txt", "results.txt"], &dir);
     assert!(!merge.status.success(), "half the jobs cannot decide");
     let error = String::from_utf8_lossy(&merge.stderr);
     assert!(error.contains("have no result"), "{error}");
@@ -179,11 +181,7 @@ fn a_stopped_task_resumes_and_a_merge_names_what_is_missing() {
         ],
         &dir,
     );
-    let foreign = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
-        .args(["solve-merge", "other.txt", "results.txt"])
-        .current_dir(&dir)
-        .output()
-        .expect("the engine runs");
+    let foreign = run(&["solve-merge", "other.txt", "results.txt"], &dir);
     assert!(!foreign.status.success());
     assert!(
         String::from_utf8_lossy(&foreign.stderr).contains("another plan"),

@@ -7,7 +7,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use mancala_engine::search::solver::{Solution, SolveLimits, Solver, SolverTable};
+use mancala_engine::search::solver::{
+    MAX_SOLVER_TABLE_MIB, Solution, SolveLimits, Solver, SolverTable,
+};
 use mancala_rules::{LastFourRule, Position, Spec, Variant};
 use mancala_tablebase::Tablebases;
 
@@ -31,12 +33,13 @@ pub struct Solve {
     #[arg(long, value_name = "DIR")]
     tablebases: Option<PathBuf>,
     /// The solver's table, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=MAX_SOLVER_TABLE_MIB as u64))]
     hash: u64,
     /// Stop after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     time: Option<f64>,
-    /// Stop after this many nodes.
+    /// Stop after this many nodes (counted over every thread; each thread stops at most this
+    /// many nodes after the probe it works on began).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// Seconds between progress lines (0: none).

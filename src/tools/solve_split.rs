@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use mancala_engine::search::solver::{SolveLimits, Solver, SolverTable};
+use mancala_engine::search::solver::{MAX_SOLVER_TABLE_MIB, SolveLimits, Solver, SolverTable};
 use mancala_engine::search::split::{JobResult, Plan, parse_results, results_header};
 use mancala_rules::{LastFourRule, Position, Variant};
 
@@ -82,7 +82,7 @@ pub struct SolveJob {
     #[arg(long, value_name = "DIR")]
     tablebases: Option<PathBuf>,
     /// The solver's table, in MiB (kept from job to job).
-    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=MAX_SOLVER_TABLE_MIB as u64))]
     hash: u64,
     /// Threads (default: every core): each probe of a job searched by all of them over one
     /// table, the first answer taken.

@@ -100,6 +100,9 @@ pub struct SolverTable {
     gave_up: Option<GaveUp>,
 }
 
+/// The largest solver table, in MiB (64 GiB).
+pub const MAX_SOLVER_TABLE_MIB: usize = 65_536;
+
 /// Slots per bucket: a 64-byte cache line of 16-byte slots.
 const BUCKET_SLOTS: usize = 4;
 
@@ -120,10 +123,10 @@ struct Bounds {
 }
 
 impl SolverTable {
-    /// A table of about `mib` MiB. Its memory comes untouched from the operating system (on
-    /// huge pages where it can), so an unused part costs nothing.
+    /// A table of about `mib` MiB (1 to [`MAX_SOLVER_TABLE_MIB`]). Its memory comes untouched
+    /// from the operating system (on huge pages where it can), so an unused part costs nothing.
     pub fn new(mib: usize) -> SolverTable {
-        let buckets = ((mib.max(1) << 20) / (16 * BUCKET_SLOTS))
+        let buckets = ((mib.clamp(1, MAX_SOLVER_TABLE_MIB) << 20) / (16 * BUCKET_SLOTS))
             .next_power_of_two()
             .max(256)
             / 2;
@@ -439,8 +442,9 @@ impl<'a, S: Spec> Solver<'a, S> {
         }
         let race = Arc::new(AtomicBool::new(false));
         let (table, tablebases, rule) = (self.table, self.tablebases, self.rule);
+        // Each helper may search what is left of the node limit.
         let limits = SolveLimits {
-            nodes: None,
+            nodes: self.limits.nodes.map(|n| n.saturating_sub(self.nodes)),
             ..self.limits
         };
         std::thread::scope(|scope| {

@@ -45,6 +45,9 @@ pub const PLAN_HEADER: &str = "mancala-solve-plan 1";
 pub const RESULTS_HEADER: &str = "mancala-solve-results 1";
 /// Deeper plans have more jobs than any batch system wants (6^12 for Kalah).
 pub const MAX_SPLIT_DEPTH: u32 = 12;
+/// The most leaves a plan may have (lines reaching the same job counted each time): a plan
+/// beyond it is refused at once rather than left to fill the memory.
+pub const MAX_PLAN_LEAVES: u64 = 5_000_000;
 
 /// A leaf of the plan: a position, and the keys of its line's positions since the last capture.
 #[derive(Clone, Debug)]
@@ -101,13 +104,8 @@ impl Plan {
         }
         let mut jobs: Vec<Job> = Vec::new();
         let mut index: HashMap<JobKey, usize> = HashMap::new();
-        mancala_rules::with_spec!(root.variant(), S => {
-            let mut walk = Walk::<S> {
-                line: Vec::new(),
-                moves: Vec::new(),
-                rule: LastFourRule::default(),
-                game: std::marker::PhantomData,
-            };
+        let exhausted = mancala_rules::with_spec!(root.variant(), S => {
+            let mut walk = Walk::<S>::new(MAX_PLAN_LEAVES);
             walk.value(root, 0, depth, &mut |pos, line, moves| {
                 let key = (future_key_for::<S>(pos), line.to_vec());
                 index.entry(key).or_insert_with(|| {
@@ -120,7 +118,14 @@ impl Plan {
                 });
                 Some(0)
             });
+            walk.leaves_left == 0
         });
+        if exhausted {
+            return Err(format!(
+                "a split of {depth} plies has more than {MAX_PLAN_LEAVES} leaves: split at fewer \
+                 plies"
+            ));
+        }
         Ok(Plan {
             variant: root.variant(),
             root: *root,
@@ -247,12 +252,7 @@ impl Plan {
             for (i, job) in self.jobs.iter().enumerate() {
                 index.insert((future_key_for::<S>(&job.position), job.line.clone()), i);
             }
-            let mut walk = Walk::<S> {
-                line: Vec::new(),
-                moves: Vec::new(),
-                rule: LastFourRule::default(),
-                game: std::marker::PhantomData,
-            };
+            let mut walk = Walk::<S>::new(u64::MAX);
             let mut leaf = |pos: &Position, line: &[u64], _: &[Move]| {
                 let i = index.get(&(future_key_for::<S>(pos), line.to_vec())).copied()?;
                 let found = yields.get(i).copied().flatten();
@@ -292,6 +292,8 @@ struct Walk<S: Spec> {
     line: Vec<u64>,
     moves: Vec<Move>,
     rule: LastFourRule,
+    /// Leaves the walk may still visit; at 0 it stops (every value then `None`).
+    leaves_left: u64,
     game: std::marker::PhantomData<S>,
 }
 
@@ -299,6 +301,16 @@ struct Walk<S: Spec> {
 type Leaf<'a> = dyn FnMut(&Position, &[u64], &[Move]) -> Option<i32> + 'a;
 
 impl<S: Spec> Walk<S> {
+    fn new(leaves: u64) -> Walk<S> {
+        Walk {
+            line: Vec::new(),
+            moves: Vec::new(),
+            rule: LastFourRule::default(),
+            leaves_left: leaves,
+            game: std::marker::PhantomData,
+        }
+    }
+
     /// The root's value and each of its moves' values.
     fn root_moves(&mut self, root: &Position, depth: u32, leaf: &mut Leaf) -> Option<Merged> {
         if root.own_ending_for::<S>().is_some() || depth == 0 {
@@ -329,12 +341,19 @@ impl<S: Spec> Walk<S> {
             return Some(pos.final_margin(ending, self.rule));
         }
         if depth == 0 {
+            if self.leaves_left == 0 {
+                return None;
+            }
+            self.leaves_left -= 1;
             return leaf(pos, &self.line[since..], &self.moves);
         }
         self.line.push(future_key_for::<S>(pos));
         let mut best: Option<i32> = None;
         let mut all = true;
         for &mv in pos.legal_moves_for::<S>().iter() {
+            if self.leaves_left == 0 {
+                return None;
+            }
             match self.child_value(pos, mv, since, depth, leaf) {
                 Some(value) => best = Some(best.map_or(value, |b| b.max(value))),
                 None => all = false,
@@ -436,6 +455,12 @@ pub fn parse_results(plan: &Plan, text: &str, into: &mut [Option<i32>]) -> Resul
         let (Some(index), Some(yield_)) = (index, yield_) else {
             return Err(format!("line {number}: '{line}' is not a job's result"));
         };
+        let total = plan.root.rules().total() as i32;
+        if yield_.abs() > total {
+            return Err(format!(
+                "line {number}: job {index} yields {yield_}, beyond the game's {total} counters"
+            ));
+        }
         let Some(slot) = into.get_mut(index) else {
             return Err(format!(
                 "line {number}: job {index}, but the plan has {} jobs",
@@ -498,5 +523,19 @@ mod tests {
         assert!(parse_results(&plan, foreign, &mut yields).is_err());
         let beyond = format!("{header}\njob {} yield 1\n", plan.jobs.len());
         assert!(parse_results(&plan, &beyond, &mut yields).is_err());
+        let absurd = format!("{header}\njob 1 yield 2147483647\n");
+        assert!(parse_results(&plan, &absurd, &mut yields).is_err());
+    }
+
+    #[test]
+    fn a_plan_too_big_is_refused_at_once() {
+        let start = kalah("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S");
+        let error = Plan::new(&start, MAX_SPLIT_DEPTH, None).expect_err("billions of leaves");
+        assert!(error.contains("leaves"), "{error}");
+        assert!(Plan::new(&start, MAX_SPLIT_DEPTH + 1, None).is_err());
+        assert!(
+            Plan::new(&start, 2, Some((3, 3))).is_err(),
+            "an empty window"
+        );
     }
 }
