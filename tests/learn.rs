@@ -493,4 +493,102 @@ fn a_game_of_a_file_is_fitted_and_its_weights_loaded() {
         .parse()
         .unwrap();
     assert_ne!(pits, 0, "the fitted pit tables value the board: {stdout}");
+
+    // A network trained over those weights, loaded at start and by the option.
+    let net = dir.join("short.net");
+    let net_path = net.to_str().unwrap();
+    let (stdout, stderr) = engine_ok(&[
+        "train",
+        data_path,
+        "--epochs",
+        "3",
+        "--hidden",
+        "8",
+        "--save",
+        net_path,
+        "--game",
+        game,
+        "--weights",
+        saved_path,
+    ]);
+    assert!(
+        stdout.contains("short-kalah: ") && stdout.contains("held out"),
+        "{stdout}"
+    );
+    assert_eq!(stderr.matches("epoch ").count(), 3, "{stderr}");
+    let text = std::fs::read_to_string(&net).unwrap();
+    assert!(text.starts_with("# mancala-engine network"), "{text}");
+    assert!(text.contains("game = \"short-kalah\""), "{text}");
+    // Over the default weights (no --weights), it does not fit: refused before anything runs.
+    let output = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+        .args(["--game", game, "--network", net_path, "bench"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("trained over other weights"), "{stderr}");
+    let eval_with = |args: &[&str], lines: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            writeln!(stdin, "{lines}").unwrap();
+        }
+        let output = child.wait_with_output().unwrap();
+        String::from_utf8_lossy(&output.stdout).to_string()
+    };
+    let network_term = |stdout: &str| -> i32 {
+        stdout
+            .lines()
+            .find_map(|line| line.strip_prefix("info string eval network "))
+            .unwrap_or_else(|| panic!("{stdout}"))
+            .parse()
+            .unwrap()
+    };
+    let moves = "variant short-kalah\nposition startpos moves A\neval";
+    let stdout = eval_with(&["--game", game, "--weights", saved_path], moves);
+    assert_eq!(network_term(&stdout), 0, "no network yet: {stdout}");
+    let stdout = eval_with(
+        &[
+            "--game",
+            game,
+            "--weights",
+            saved_path,
+            "--network",
+            net_path,
+        ],
+        moves,
+    );
+    let at_start = network_term(&stdout);
+    let stdout = eval_with(
+        &["--game", game, "--weights", saved_path],
+        &format!("setoption name NetworkFile value {net_path}\n{moves}"),
+    );
+    assert!(
+        stdout.contains(&format!(
+            "info string network of short-kalah loaded from {net_path}"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(network_term(&stdout), at_start, "{stdout}");
+    // A damaged file is refused with one line, and the engine evaluates as before.
+    let broken = dir.join("broken.net");
+    std::fs::write(&broken, text.replacen("hidden = 8", "hidden = 9", 1)).unwrap();
+    let stdout = eval_with(
+        &["--game", game, "--weights", saved_path],
+        &format!(
+            "setoption name NetworkFile value {}\n{moves}",
+            broken.display()
+        ),
+    );
+    assert!(
+        stdout.contains("info string error") && stdout.contains("hidden: must be"),
+        "{stdout}"
+    );
+    assert_eq!(network_term(&stdout), 0, "{stdout}");
 }

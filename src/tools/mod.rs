@@ -1,6 +1,6 @@
 //! The command line of `mancala-engine`: with no argument the protocol daemon, otherwise one of
 //! the tools that run once and exit, one file each (clap, derived): `bench`, `tablebase`,
-//! `solve`, `solve-split`, `solve-job`, `solve-merge`, `datagen`, `openings`, `tune`, `import-mancalagames`.
+//! `solve`, `solve-split`, `solve-job`, `solve-merge`, `datagen`, `openings`, `tune`, `train`, `import-mancalagames`.
 
 mod bench;
 mod datagen;
@@ -9,6 +9,7 @@ mod openings;
 mod solve;
 mod solve_split;
 mod tablebase;
+mod train;
 mod tune;
 
 use std::ffi::OsString;
@@ -41,6 +42,10 @@ struct Cli {
     /// `tune --save` wrote. May be repeated.
     #[arg(long = "weights", value_name = "FILE", global = true)]
     weights_files: Vec<std::path::PathBuf>,
+    /// Load a game's network (a hidden layer over the pit tables), from a file that `train
+    /// --save` wrote, replacing the one compiled in. May be repeated.
+    #[arg(long = "network", value_name = "FILE", global = true)]
+    network_files: Vec<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -57,6 +62,7 @@ enum Tool {
     Datagen(datagen::Datagen),
     Openings(openings::Openings),
     Tune(tune::Tune),
+    Train(train::Train),
     #[command(name = "import-mancalagames")]
     ImportMancalaGames(mancalagames::ImportMancalaGames),
 }
@@ -81,6 +87,12 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    for path in &cli.network_files {
+        if let Err(message) = mancala_engine::search::network::load(path) {
+            eprintln!("{ENGINE_NAME}: {message}");
+            return ExitCode::from(2);
+        }
+    }
     if cli.tool.is_some() {
         quiet_on_closed_pipe();
     }
@@ -98,6 +110,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Some(Tool::Datagen(tool)) => tool.run(),
         Some(Tool::Openings(tool)) => tool.run(),
         Some(Tool::Tune(tool)) => tool.run(),
+        Some(Tool::Train(tool)) => tool.run(),
         Some(Tool::ImportMancalaGames(tool)) => tool.run(),
     };
     match result {

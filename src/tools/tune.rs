@@ -42,7 +42,7 @@ pub struct Tune {
 }
 
 /// `L` or `VARIANT=L`, L from 0 to 1.
-fn lambda(text: &str) -> Result<(Option<Variant>, f64), String> {
+pub(super) fn lambda(text: &str) -> Result<(Option<Variant>, f64), String> {
     let (game, share) = match text.split_once('=') {
         Some((game, share)) => (Some(super::variant(game)?), share),
         None => (None, text),

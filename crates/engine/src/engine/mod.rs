@@ -92,6 +92,8 @@ pub enum EngineError {
     GameFile(String),
     /// A weights file could not be read or used; nothing was loaded.
     WeightsFile(String),
+    /// A network file could not be read or used; nothing was loaded.
+    NetworkFile(String),
 }
 
 impl fmt::Display for EngineError {
@@ -147,7 +149,9 @@ impl fmt::Display for EngineError {
             EngineError::NoThread(error) => write!(f, "cannot start a thread: {error}"),
             EngineError::Tablebase(error) => write!(f, "{error}; the tables loaded before stay"),
             EngineError::BadOptionValue(error) => write!(f, "{error}"),
-            EngineError::GameFile(error) | EngineError::WeightsFile(error) => {
+            EngineError::GameFile(error)
+            | EngineError::WeightsFile(error)
+            | EngineError::NetworkFile(error) => {
                 write!(f, "{error}; nothing was loaded")
             }
         }
@@ -265,6 +269,8 @@ pub struct Options {
     pub game_file: Option<String>,
     /// The last weights file loaded, if any.
     pub weights_file: Option<String>,
+    /// The last network file loaded, if any.
+    pub network_file: Option<String>,
 }
 
 impl Default for Options {
@@ -281,6 +287,7 @@ impl Default for Options {
             tablebase_path: None,
             game_file: None,
             weights_file: None,
+            network_file: None,
         }
     }
 }
@@ -503,6 +510,15 @@ impl Engine {
             .map_err(EngineError::WeightsFile)?;
         self.options.weights_file = Some(path.to_string());
         Ok(loaded)
+    }
+
+    /// Loads the network file at `path` for the game it names (see
+    /// [`crate::search::network`]); on failure nothing changes.
+    pub fn load_network_file(&mut self, path: &str) -> Result<Variant, EngineError> {
+        let variant = crate::search::network::load(std::path::Path::new(path))
+            .map_err(EngineError::NetworkFile)?;
+        self.options.network_file = Some(path.to_string());
+        Ok(variant)
     }
 
     /// The solved value of the current position from the loaded tablebases, if they hold it.

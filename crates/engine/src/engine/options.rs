@@ -61,6 +61,8 @@ pub enum Applied {
     Game(Variant, String),
     /// `WeightsFile`: the game whose weights were loaded, their model, from where.
     Weights(Variant, String, String),
+    /// `NetworkFile`: the game whose network was loaded, from where.
+    Network(Variant, String),
 }
 
 /// One option.
@@ -98,7 +100,7 @@ fn number(value: &Value) -> u64 {
 }
 
 /// Every option, in the order `uci` lists them.
-pub static OPTIONS: [EngineOption; 12] = [
+pub static OPTIONS: [EngineOption; 13] = [
     EngineOption {
         name: "Variant",
         kind: Kind::Combo {
@@ -294,6 +296,25 @@ pub static OPTIONS: [EngineOption; 12] = [
             Some(path) => engine
                 .load_weights_file(&path)
                 .map(|(variant, model)| Applied::Weights(variant, model, path)),
+        },
+    },
+    EngineOption {
+        name: "NetworkFile",
+        kind: Kind::Text {
+            what: "a network file",
+            empty: "none",
+        },
+        effect: "loads a game's network (a hidden layer over the pit tables, added to the \
+                 evaluation; `mancala-engine train --save` writes such files), replacing the one \
+                 compiled in; the next search uses it. A file that cannot be read, is not a \
+                 network file, or was trained over other weights than the game's is refused, and \
+                 nothing changes. An empty value does nothing.",
+        current: |engine| engine.options().network_file.clone().unwrap_or_default(),
+        set: |engine, value| match file_path(value) {
+            None => Ok(Applied::Quietly),
+            Some(path) => engine
+                .load_network_file(&path)
+                .map(|variant| Applied::Network(variant, path)),
         },
     },
 ];

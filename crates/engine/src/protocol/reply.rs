@@ -80,6 +80,11 @@ pub fn weights_loaded(variant: Variant, model: &str, path: &str) -> String {
     format!("info string weights of {variant} loaded from {path} ({model})")
 }
 
+/// What `NetworkFile` loaded.
+pub fn network_loaded(variant: Variant, path: &str) -> String {
+    format!("info string network of {variant} loaded from {path}")
+}
+
 /// What `GameFile` loaded.
 pub fn game_loaded(variant: Variant, path: &str) -> String {
     format!(

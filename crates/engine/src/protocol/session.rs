@@ -332,6 +332,9 @@ impl Session {
             Applied::Weights(variant, model, path) => self
                 .out
                 .line(&reply::weights_loaded(variant, &model, &path)),
+            Applied::Network(variant, path) => {
+                self.out.line(&reply::network_loaded(variant, &path))
+            }
         }
         Ok(())
     }

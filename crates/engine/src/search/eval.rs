@@ -109,23 +109,29 @@ pub struct EvalParts {
     pub leftover: Value,
     /// The pit tables' sum.
     pub pits: Value,
+    /// The network's correction on top of the terms and tables (`network.rs`; 0 without one).
+    pub network: Value,
 }
 
 impl EvalParts {
     pub fn total(&self) -> Value {
-        (self.material
+        (self.linear() + self.network).clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    /// The terms' and tables' sum, without the network (what a network is trained on top of).
+    pub fn linear(&self) -> Value {
+        self.material
             + self.row
             + self.mobility
             + self.threat
             + self.big_pits
             + self.threes
             + self.leftover
-            + self.pits)
-            .clamp(-MAX_EVAL, MAX_EVAL)
+            + self.pits
     }
 
     /// The terms with their names, in a fixed order.
-    pub fn named(&self) -> [(&'static str, Value); 8] {
+    pub fn named(&self) -> [(&'static str, Value); 9] {
         [
             ("material", self.material),
             ("row", self.row),
@@ -135,6 +141,7 @@ impl EvalParts {
             ("threes", self.threes),
             ("leftover", self.leftover),
             ("pits", self.pits),
+            ("network", self.network),
         ]
     }
 }
@@ -256,6 +263,7 @@ pub fn evaluate_parts(pos: &Position) -> EvalParts {
         // Not `f.leftover` scaled: the integer share must round as `evaluate` rounds it.
         leftover: leftover(pos, w.leftover_pct),
         pits: pit_sum(pos, pit_values(pos.variant())),
+        network: super::network::network(pos.variant()).map_or(0, |net| net.evaluate(pos)),
     }
 }
 
@@ -341,7 +349,12 @@ pub fn evaluate_for<S: Spec>(pos: &Position) -> Value {
     } else {
         0
     };
-    (pits + w.material * material + w.row * row + w.mobility * filled - w.threat_pct * threat
+    let network = match super::network::network(S::variant(pos)) {
+        Some(net) => net.evaluate_for::<S>(pos),
+        None => 0,
+    };
+    (network + pits + w.material * material + w.row * row + w.mobility * filled
+        - w.threat_pct * threat
         + w.big_pit * big
         + w.threes * threes
         + leftover(pos, w.leftover_pct))

@@ -7,6 +7,7 @@ mod child;
 pub mod eval;
 pub mod keys;
 mod limits;
+pub mod network;
 mod row_word;
 pub mod score;
 pub mod solver;

@@ -47,18 +47,18 @@ pub struct WeightsFile {
 /// The pit models' names, as the file writes them.
 pub const MODELS: [&str; 3] = ["terms", "pits", "tapered-pits"];
 
-fn value_error(key: &str, why: impl Into<String>) -> String {
+pub(crate) fn value_error(key: &str, why: impl Into<String>) -> String {
     format!("{key}: {}", why.into())
 }
 
 /// A line's value: a word, a number or a list of numbers.
-enum Value {
+pub(crate) enum Value {
     Word(String),
     Number(i64),
     List(Vec<i64>),
 }
 
-fn parse_value(text: &str) -> Result<Value, String> {
+pub(crate) fn parse_value(text: &str) -> Result<Value, String> {
     let number = |t: &str| {
         t.trim()
             .parse::<i64>()
@@ -84,31 +84,43 @@ fn parse_value(text: &str) -> Result<Value, String> {
     number(text).map(Value::Number)
 }
 
+/// The `key = value` lines of a data file (weights or network), comments and blank lines
+/// skipped, each key at most once.
+pub(crate) fn read_fields(text: &str) -> Result<BTreeMap<String, Value>, String> {
+    let mut fields: BTreeMap<String, Value> = BTreeMap::new();
+    for (number, raw) in text.lines().enumerate() {
+        let line = strip_comment(raw).trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (key, value) = line
+            .split_once('=')
+            .ok_or_else(|| format!("line {}: '{line}' is not 'key = value'", number + 1))?;
+        let key = key.trim().to_string();
+        let value = parse_value(value.trim()).map_err(|why| value_error(&key, why))?;
+        if fields.insert(key.clone(), value).is_some() {
+            return Err(value_error(&key, "given twice"));
+        }
+    }
+    Ok(fields)
+}
+
 impl WeightsFile {
     /// Reads a weights file; its game must be known (built in, or loaded before).
     pub fn parse(text: &str) -> Result<WeightsFile, String> {
-        let mut fields: BTreeMap<String, Value> = BTreeMap::new();
-        for (number, raw) in text.lines().enumerate() {
-            let line = strip_comment(raw).trim();
-            if line.is_empty() {
-                continue;
-            }
-            let (key, value) = line
+        // Told apart before any value is read: a game file's values are not a weights file's.
+        let game_file = text.lines().any(|line| {
+            strip_comment(line)
                 .split_once('=')
-                .ok_or_else(|| format!("line {}: '{line}' is not 'key = value'", number + 1))?;
-            let key = key.trim().to_string();
-            if key == "pits-per-row" {
-                return Err(
-                    "a game file, not a weights file: a game file is loaded with \
-                            GameFile or --game"
-                        .to_string(),
-                );
-            }
-            let value = parse_value(value.trim()).map_err(|why| value_error(&key, why))?;
-            if fields.insert(key.clone(), value).is_some() {
-                return Err(value_error(&key, "given twice"));
-            }
+                .is_some_and(|(key, _)| key.trim() == "pits-per-row")
+        });
+        if game_file {
+            return Err(
+                "a game file, not a weights file: a game file is loaded with GameFile or --game"
+                    .to_string(),
+            );
         }
+        let mut fields = read_fields(text)?;
         let mut word = |key: &str| match fields.remove(key) {
             Some(Value::Word(w)) => Ok(w),
             Some(_) => Err(value_error(key, "is not a word in double quotes")),
@@ -264,6 +276,16 @@ pub fn load(path: &std::path::Path) -> Result<(Variant, String), String> {
         ));
     }
     super::tuning::set_loaded(file.variant, file.tuning());
+    // A network learns what one set of weights misses: it does not fit others.
+    if super::network::network(file.variant)
+        .is_some_and(|net| net.over != super::network::fingerprint(file.variant))
+    {
+        log::warn!(
+            "the network of {} was trained over other weights: it is dropped",
+            file.variant
+        );
+        super::network::forget(file.variant);
+    }
     Ok((file.variant, file.model))
 }
 
