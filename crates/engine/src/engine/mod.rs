@@ -339,6 +339,8 @@ impl Engine {
     /// A new engine on the default variant's start position.
     pub fn new() -> Engine {
         let variant = Variant::default();
+        // The compiled networks are read now, so that the first search does not pay for it.
+        crate::search::network::network(variant);
         let options = Options::default();
         let table = TranspositionTable::new(options.hash_mib)
             .or_else(|_| TranspositionTable::new(1))
