@@ -10,7 +10,7 @@
 
 use mancala_engine::search::eval::evaluate_parts;
 use mancala_engine::search::network::{
-    MAX_ACTIVE, MAX_HIDDEN, Network, ONE, active_inputs, fingerprint, input_count,
+    MAX_ACTIVE, MAX_HIDDEN, MAX_WEIGHT, Network, ONE, active_inputs, fingerprint, input_count,
 };
 use mancala_rules::{SplitMix64, Variant};
 
@@ -175,24 +175,18 @@ impl Model {
 
     fn rmse(&self, samples: &[TrainSample], held_out: bool) -> f64 {
         let mut sums = vec![0.0; self.hidden];
-        let (mut total, mut n) = (0.0f64, 0u64);
-        for s in samples.iter().filter(|s| s.held_out == held_out) {
+        rmse_of(samples, held_out, |s| {
             self.sums(s, &mut sums);
-            let e = (self.output(s, &sums) - s.target) as f64;
-            total += e * e;
-            n += 1;
-        }
-        if n == 0 {
-            f64::NAN
-        } else {
-            (total / n as f64).sqrt()
-        }
+            self.output(s, &sums) as f64 * 100.0
+        })
     }
 
     /// The integer network the engine runs.
     fn quantise(&self, variant: Variant, data: &str, command: &str) -> Network {
         let one = ONE as f32;
-        let small = |v: f32| (v * one).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        // Within the bound the engine reads (its hidden sums are i16).
+        let limit = MAX_WEIGHT as f32;
+        let small = |v: f32| (v * one).round().clamp(-limit, limit) as i16;
         Network {
             variant,
             hidden: self.hidden,
@@ -212,7 +206,11 @@ impl Model {
 }
 
 /// RMSE in counters of `predict` (centi-counters) on the part `held_out` selects.
-fn rmse_of(samples: &[TrainSample], held_out: bool, predict: impl Fn(&TrainSample) -> f64) -> f64 {
+fn rmse_of(
+    samples: &[TrainSample],
+    held_out: bool,
+    mut predict: impl FnMut(&TrainSample) -> f64,
+) -> f64 {
     let (mut total, mut n) = (0.0f64, 0u64);
     for s in samples.iter().filter(|s| s.held_out == held_out) {
         let e = predict(s) / 100.0 - s.target as f64;
@@ -396,6 +394,19 @@ mod tests {
         let mut active = [0u16; MAX_ACTIVE];
         let count = active_inputs(pos, &mut active);
         assert_eq!(net.evaluate(pos), net.evaluate_inputs(&active[..count]));
+    }
+
+    #[test]
+    fn weights_beyond_the_engine_bound_are_clamped_so_the_file_reads_back() {
+        let mut rng = SplitMix64::new(1);
+        let inputs = input_count(Variant::MangalaII.rules().pits_per_row);
+        let mut model = Model::new(inputs, 8, &mut rng);
+        model.w1[3] = 100.0;
+        model.b1[0] = -100.0;
+        let net = model.quantise(Variant::MangalaII, "", "");
+        assert_eq!(net.input_weights[3], MAX_WEIGHT);
+        assert_eq!(net.hidden_bias[0], -MAX_WEIGHT);
+        assert_eq!(Network::parse(&net.write()), Ok(net));
     }
 
     #[test]
