@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
 # The regression checks a CI can run: golden perft data, protocol transcripts through the real
 # binary, and the bench signature (the node count of `mancala-engine bench`).
-# Usage: scripts/regress.sh [--update-signature]
+# Usage: scripts/regress.sh [--update-signature | --update-transcripts]
 # The signature lives in tests/data/bench-signature; a change that alters search behaviour on
 # purpose updates it (--update-signature) and names the new value in its commit message.
+# --update-transcripts rewrites tests/transcripts/*.out from the release binary (timing fields
+# read N, as tests/protocol.rs compares them): review the diff before committing it.
 set -euo pipefail
 update=false
 case "${1:-}" in
-  -h|--help) sed -n '2,6p' "$0" | sed 's/^# //'; exit 0 ;;
+  -h|--help) sed -n '2,8p' "$0" | sed 's/^# //'; exit 0 ;;
   --update-signature) update=true ;;
+  --update-transcripts)
+    cd "$(dirname "$0")/.."
+    cargo build --release --quiet -p mancala --bin mancala-engine
+    for input in tests/transcripts/*.in; do
+      target/release/mancala-engine < "$input" 2>/dev/null | awk '
+        $1 == "info" { for (i = 2; i <= NF; i++) if ($(i-1) == "nps" || $(i-1) == "time" || $(i-1) == "hashfull") $i = "N" }
+        { print }' > "${input%.in}.out"
+    done
+    git status --short tests/transcripts
+    exit 0 ;;
   "") ;;
   *) echo "regress.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 esac

@@ -98,10 +98,19 @@ fn own_socket(port: u16, id: &str) -> Socket {
     socket(port, id, Some(&format!("http://127.0.0.1:{port}"))).expect("the page's socket")
 }
 
-/// Reads messages until one satisfies `last`; all of them.
+/// How long [`read_until`] waits in all. The socket's read timeout alone does not bound it: the
+/// server's pings every 15 s keep a read alive, so a message that never comes would hang the test.
+const READ_DEADLINE: Duration = Duration::from_secs(60);
+
+/// Reads messages until one satisfies `last`; all of them. Fails after [`READ_DEADLINE`].
 fn read_until(socket: &mut Socket, last: impl Fn(&str) -> bool) -> Vec<String> {
+    let start = Instant::now();
     let mut lines = Vec::new();
     loop {
+        assert!(
+            start.elapsed() < READ_DEADLINE,
+            "no awaited message within {READ_DEADLINE:?}; got {lines:?}"
+        );
         match socket.read().expect("a message") {
             Message::Text(text) => {
                 let text = text.to_string();

@@ -75,7 +75,7 @@ impl Train {
             learning_rate: self.rate,
             seed: self.seed,
         };
-        let data = game.headers.join("` and `");
+        let data = game.description();
         let trained = train(variant, &samples, settings, &data, &command, |epoch| {
             eprintln!(
                 "epoch {:>3}: RMSE in counters, training {:.3}, held out {:.3}",

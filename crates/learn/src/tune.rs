@@ -132,6 +132,14 @@ pub struct GameData {
     pub records: Vec<Record>,
 }
 
+impl GameData {
+    /// The data's description for a written file's `data` field: each file's header, `; `
+    /// between them.
+    pub fn description(&self) -> String {
+        self.headers.join("; ")
+    }
+}
+
 /// Reads datagen files (each names its game in its header line) and pools the files of one game
 /// into one set, in the order given. Game numbers restart in every file: they are offset, so
 /// that whole games stay whole (held out or not) and games of different files stay apart.

@@ -166,6 +166,8 @@ pub struct Worker<'a, S: Spec> {
     pub nodes: u64,
     reported_nodes: u64,
     pub seldepth: usize,
+    /// The depth of the current root search: extensions stay within twice it.
+    root_depth: i32,
     /// Whether running out of time may abort the current iteration (never during depth 1).
     abortable: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
@@ -203,6 +205,7 @@ impl<'a, S: Spec> Worker<'a, S> {
             nodes: 0,
             reported_nodes: 0,
             seldepth: 0,
+            root_depth: 0,
             abortable: false,
             killers: [[None; 2]; MAX_PLY + 1],
             history: [[0; MAX_PITS + 1]; 2],
@@ -222,6 +225,7 @@ impl<'a, S: Spec> Worker<'a, S> {
         beta: Value,
     ) -> Result<RootResult, Aborted> {
         self.abortable = depth > 1;
+        self.root_depth = depth as i32;
         while self.keys.len() > self.base_keys {
             self.pop_key();
         }
@@ -509,6 +513,14 @@ impl<'a, S: Spec> Worker<'a, S> {
         }
         // The table's move first; the others are ordered only if it does not cut.
         let legal = pos.legal_moves_for::<S>();
+        // A forced move is no choice: it does not use up depth, so that forcing sowings (a row
+        // that must feed, a last pit) do not hide what follows them. (SPRT on Al-manqala: +8.9
+        // over 5,495 games, see STRENGTH.md.)
+        let depth = if legal.len() == 1 && ply > 0 && (ply as i32) < 2 * self.root_depth {
+            depth + 1
+        } else {
+            depth
+        };
         let tt_move = entry
             .and_then(|e| e.best)
             .filter(|&mv| legal.contains(mv) && !(ply == 0 && self.excluded.contains(&mv)));
