@@ -202,9 +202,10 @@ pub fn game_with_choice(text: &str, cannot: &str) -> Result<Variant, String> {
     Ok(variant)
 }
 
-/// The tablebases of directory `path`, with a warning for each file left out.
+/// The tablebases of directory `path`, read into memory (the tools probe them hard, for long),
+/// with a warning for each file left out.
 pub fn load_tablebases(path: &std::path::Path) -> Result<mancala_tablebase::Tablebases, String> {
-    let loaded = mancala_tablebase::Tablebases::load(path).map_err(|e| e.to_string())?;
+    let loaded = mancala_tablebase::Tablebases::load_in_memory(path).map_err(|e| e.to_string())?;
     for refused in &loaded.refused {
         eprintln!("{ENGINE_NAME}: {refused} (left out)");
     }

@@ -253,12 +253,26 @@ fn files_hold_the_tables_and_damaged_or_wrong_ones_are_refused() {
     let again = build(Variant::MangalaII, 7, &dir, 1, &never, &|_| {}).unwrap();
     assert_eq!((again.reused.len(), again.built), (7, vec![7]));
 
-    // A damaged layer is refused, and its positions are not covered; the rest still are.
+    // A damaged value is found when a probe first reads its block: the block answers nothing
+    // (the layer's one block here), the rest of the tables still do.
     let layer5 = dir.join("mangala-ii-05.mtb");
     let mut bytes = std::fs::read(&layer5).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x40;
     std::fs::write(&layer5, &bytes).unwrap();
+    let loaded = Tablebases::load(&dir).unwrap();
+    assert!(loaded.refused.is_empty(), "mapped, not read at load");
+    let five = position(Variant::MangalaII, "1-1-1-1-1-0-0-0-0-0-0-0-34-33-S");
+    let four = position(Variant::MangalaII, "1-1-1-1-0-0-0-0-0-0-0-0-34-34-S");
+    let game = loaded.tablebases.game(Variant::MangalaII).unwrap();
+    assert_eq!(game.damaged_blocks(), 0);
+    assert_eq!(loaded.tablebases.probe(&five), None);
+    assert_eq!(game.damaged_blocks(), 1);
+    assert!(loaded.tablebases.probe(&four).is_some());
+    // A damaged header or block checksum is refused at once, and the game's tables stop below.
+    let mut head_damaged = bytes.clone();
+    head_damaged[70] ^= 0x01;
+    std::fs::write(&layer5, &head_damaged).unwrap();
     let loaded = Tablebases::load(&dir).unwrap();
     assert_eq!(loaded.refused.len(), 1);
     assert!(
@@ -266,14 +280,15 @@ fn files_hold_the_tables_and_damaged_or_wrong_ones_are_refused() {
         "{}",
         loaded.refused[0]
     );
-    let five = position(Variant::MangalaII, "1-1-1-1-1-0-0-0-0-0-0-0-34-33-S");
-    let four = position(Variant::MangalaII, "1-1-1-1-0-0-0-0-0-0-0-0-34-34-S");
     assert_eq!(loaded.tablebases.probe(&five), None);
     assert!(loaded.tablebases.probe(&four).is_some());
     assert_eq!(loaded.tablebases.max_counters(Variant::MangalaII), Some(4));
-    // A rebuild replaces the damaged layer.
+    // A build reads every layer it reuses whole, and replaces a damaged one.
+    std::fs::write(&layer5, &bytes).unwrap();
     let rebuilt = build(Variant::MangalaII, 7, &dir, 1, &never, &|_| {}).unwrap();
     assert_eq!(rebuilt.built, vec![5]);
+    let loaded = Tablebases::load(&dir).unwrap();
+    assert_eq!(loaded.tablebases.probe(&five), memory.probe(&five));
 
     // A layer under another layer's name, a truncated file and a file of another game's
     // format are refused too.

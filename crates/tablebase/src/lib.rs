@@ -23,7 +23,7 @@ pub mod index;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use file::{FileError, Header, layer_path, read_layer};
+use file::{FileError, Header, LayerValues, layer_path, map_layer};
 use index::Ranking;
 use mancala_rules::{LastFourRule, MAX_PITS, OwnEnd, Position, Side, Variant};
 
@@ -114,12 +114,19 @@ pub struct Layer {
     pub values: Vec<i8>,
 }
 
+/// A layer ready for probes: in memory or mapped from its file.
+struct ProbedLayer {
+    /// Boards in the layer (per state).
+    boards: u64,
+    values: LayerValues,
+}
+
 /// The loaded tables of one game: layers `0..layers.len()` (a layer that could not be loaded is
 /// `None`, and its positions are simply not covered).
 pub struct GameTables {
     pub variant: Variant,
     ranking: Ranking,
-    layers: Vec<Option<Layer>>,
+    layers: Vec<Option<ProbedLayer>>,
 }
 
 impl GameTables {
@@ -136,7 +143,19 @@ impl GameTables {
         let mut board = [0u8; MAX_PITS];
         let len = mover_board(pos, &mut board);
         let index = state(pos)? * layer.boards + self.ranking.rank(&board[..len]);
-        layer.values.get(index as usize).map(|&v| v as i32)
+        layer.values.get(index).map(i32::from)
+    }
+
+    /// Blocks of the mapped layers found damaged so far (their positions answer nothing).
+    pub fn damaged_blocks(&self) -> usize {
+        self.layers
+            .iter()
+            .flatten()
+            .map(|layer| match &layer.values {
+                LayerValues::Mapped(mapped) => mapped.damaged_blocks(),
+                LayerValues::InMemory(_) => 0,
+            })
+            .sum()
     }
 }
 
@@ -183,8 +202,22 @@ pub struct Loaded {
 impl Tablebases {
     /// Loads the tables in `dir`: for each game, its layers from 0 up; a missing layer ends the
     /// game's tables, a refused file (damaged, wrong) is reported and left out. Never a wrong
-    /// value: a file is used only if its header and checksum are right.
+    /// value: a file is used only if its header and checksums are right. The files are mapped,
+    /// not read: loading takes no time whatever their size, a probe reads the page it needs,
+    /// and a block of values is checked the first time it is read (a damaged one answers
+    /// nothing and is logged; `tablebase` finds and rebuilds damaged layers).
     pub fn load(dir: &Path) -> Result<Loaded, TablebaseError> {
+        Self::load_as(dir, false)
+    }
+
+    /// [`Tablebases::load`], but every layer read into memory and checked whole first (on huge
+    /// pages where the system gives them): what a long solve wants, whose probes reach every
+    /// part of the tables many times over.
+    pub fn load_in_memory(dir: &Path) -> Result<Loaded, TablebaseError> {
+        Self::load_as(dir, true)
+    }
+
+    fn load_as(dir: &Path, in_memory: bool) -> Result<Loaded, TablebaseError> {
         if !dir.is_dir() {
             let why = if dir.exists() {
                 "not a directory"
@@ -208,9 +241,13 @@ impl Tablebases {
                     break;
                 }
                 let header = layer_header(variant, counters);
-                match read_layer(&path, &header) {
-                    Ok(values) => layers.push(Some(Layer {
-                        counters,
+                let values = if in_memory {
+                    file::read_layer(&path, &header).map(LayerValues::InMemory)
+                } else {
+                    map_layer(&path, &header)
+                };
+                match values {
+                    Ok(values) => layers.push(Some(ProbedLayer {
                         boards: header.positions / header.states as u64,
                         values,
                     })),
@@ -241,7 +278,15 @@ impl Tablebases {
             games: vec![GameTables {
                 variant,
                 ranking: Ranking::new(variant.rules().pit_count()),
-                layers: layers.into_iter().map(Some).collect(),
+                layers: layers
+                    .into_iter()
+                    .map(|layer| {
+                        Some(ProbedLayer {
+                            boards: layer.boards,
+                            values: LayerValues::InMemory(layer.values),
+                        })
+                    })
+                    .collect(),
             }],
         }
     }
