@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use mancala_rules::Variant;
-use mancala_tablebase::generate::{Event, build};
+use mancala_tablebase::generate::{Event, build_within};
 
 /// Build a game's endgame tables, up to MAX counters on the board.
 ///
@@ -28,6 +28,11 @@ pub struct Tablebase {
     /// Threads (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
+    /// MiB a layer's work list (its moves turned round, about 14 bytes a position) may take
+    /// (default: 3/4 of the memory available when the layer starts). A layer whose list would
+    /// not fit is built by passes over the whole layer: the same values, about ten times slower.
+    #[arg(long, value_name = "MIB")]
+    memory: Option<u64>,
 }
 
 impl Tablebase {
@@ -37,6 +42,7 @@ impl Tablebase {
             max,
             directory: dir,
             threads,
+            memory,
         } = self;
         if !mancala_tablebase::generate::has_tables(variant) {
             return Err(mancala_tablebase::generate::BuildError::NoTables(variant).to_string());
@@ -83,11 +89,11 @@ impl Tablebase {
                 Event::Started {
                     counters,
                     positions,
-                    expected_passes,
+                    expected_work,
                 } => {
-                    // One unit per position and pass: the bar grows with each pass beyond the
-                    // expected number (the previous layer's).
-                    let bar = bars.add(ProgressBar::new(positions * (expected_passes as u64 + 1)));
+                    // One unit per look at a position: the bar grows if the layer takes more
+                    // than the one before, for as many positions.
+                    let bar = bars.add(ProgressBar::new(expected_work.max(1)));
                     bar.set_style(style.clone());
                     bar.set_prefix(format!("layer {counters}"));
                     bar.set_message(format!("{positions} positions"));
@@ -111,19 +117,23 @@ impl Tablebase {
                     counters,
                     positions,
                     passes,
+                    work,
                     seconds,
                 } => {
                     if let Some(bar) = current.take() {
                         bar.finish_and_clear();
                     }
                     say(format!(
-                        "layer {counters:>2}: {positions} positions in {passes} passes, {seconds:.1} s"
+                        "layer {counters:>2}: {positions} positions in {passes} passes, {:.1} \
+                         looks a position, {seconds:.1} s",
+                        work as f64 / positions.max(1) as f64
                     ));
                 }
             }
         };
-        let report =
-            build(variant, max, &dir, threads, &stop, &progress).map_err(|e| e.to_string())?;
+        let memory = memory.map(|mib| mib << 20);
+        let report = build_within(variant, max, &dir, threads, memory, &stop, &progress)
+            .map_err(|e| e.to_string())?;
         println!(
             "{variant} tables up to {max} counters in {}: {} layers built, {} reused, {:.1} MiB \
              on disk, {:.1} s, table memory at most {:.1} MiB, peak memory {} MiB",

@@ -10,14 +10,20 @@
 //! exactly the set of positions from which `t` can be forced, cycles scored by the leftover rule:
 //! the fixpoint is the solved value.
 //!
-//! Passes after the first look up only positions one of whose moves within the layer changed in
-//! the pass before. Both cores share every pass (positions are updated in place, which only
-//! speeds convergence up). Each layer is written as soon as it is done, so a stopped build
-//! resumes from the last finished layer.
+//! After the first pass, only positions one of whose moves within the layer changed value are
+//! looked at again. Where memory allows (nearly always), the moves within the layer are turned
+//! round once ([`predecessors`]) and the positions to look at again are exactly the predecessors
+//! of those that changed: a work list, which costs a few passes' worth of move generation in all
+//! where passes over the whole layer cost forty and more. Otherwise every pass generates every
+//! position's moves and looks again at those with a move to a changed position. Both cores share
+//! the work (positions are updated in place, which only speeds convergence up). Each layer is
+//! written as soon as it is done, so a stopped build resumes from the last finished layer.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+mod predecessors;
 
 use super::file::{FileError, layer_path, read_layer, write_layer};
 use super::index::Ranking;
@@ -25,6 +31,7 @@ use super::{Layer, layer_header, mover_board};
 use mancala_rules::{
     Ending, LastFourRule, Leftover, MAX_PITS, MAX_ROW, OwnEnd, Position, Side, Spec, Variant,
 };
+use predecessors::{Counts, Filling, Predecessors};
 
 /// Positions per unit of work handed to a thread.
 const CHUNK: u64 = 1 << 14;
@@ -36,15 +43,17 @@ pub enum Event {
     Reused { counters: u32, positions: u64 },
     /// A layer's file was there but refused; the layer is built again.
     Rebuilding { counters: u32 },
-    /// A layer starts: `positions` positions, about `expected_passes` passes.
+    /// A layer starts: `positions` positions, about `expected_work` looks at a position in all
+    /// (as the layer before took, for as many positions).
     Started {
         counters: u32,
         positions: u64,
-        expected_passes: u32,
+        expected_work: u64,
     },
-    /// Positions done so far in the current layer, over all its passes.
+    /// Looks at a position so far in the current layer, over all its passes.
     Progress { counters: u32, done: u64 },
-    /// A pass ended, having changed `changed` values.
+    /// A pass (over the layer, or over the positions to look at again) ended, having changed
+    /// `changed` values.
     Pass {
         counters: u32,
         pass: u32,
@@ -55,6 +64,8 @@ pub enum Event {
         counters: u32,
         positions: u64,
         passes: u32,
+        /// Looks at a position in all.
+        work: u64,
         seconds: f64,
     },
 }
@@ -160,12 +171,39 @@ pub fn has_tables(variant: Variant) -> bool {
 }
 
 /// Builds (or completes) the tables of `variant` up to `max` counters in `dir` with `threads`
-/// threads, reporting through `progress`; `stop` ends it between chunks of work.
+/// threads, reporting through `progress`; `stop` ends it between chunks of work. The memory for
+/// a layer's work list is 3/4 of what the system has available when the layer starts.
 pub fn build(
     variant: Variant,
     max: u32,
     dir: &Path,
     threads: usize,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<BuildReport, BuildError> {
+    build_within(variant, max, dir, threads, None, stop, progress)
+}
+
+/// Memory a layer's work list may take when the system does not say what it has available.
+const DEFAULT_LIST_MEMORY: u64 = 4 << 30;
+
+/// What the system has available now (Linux's `MemAvailable`), in bytes.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// [`build`], with the memory a layer's work list may take: `Some(bytes)`, or `None` for 3/4
+/// of what the system has available when the layer starts. A layer whose list would take more is
+/// built by passes over the whole layer, with the same values, more slowly.
+pub fn build_within(
+    variant: Variant,
+    max: u32,
+    dir: &Path,
+    threads: usize,
+    list_memory: Option<u64>,
     stop: &AtomicBool,
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<BuildReport, BuildError> {
@@ -183,7 +221,8 @@ pub fn build(
     let started = Instant::now();
     let mut report = BuildReport::default();
     let mut layers: Vec<Layer> = Vec::new();
-    let mut passes_before = 2;
+    // Looks per position, as the layer before took.
+    let mut work_per_position = 4.0;
     for counters in 0..=max {
         let path = layer_path(dir, variant, counters);
         let header = layer_header(variant, counters);
@@ -214,13 +253,17 @@ pub fn build(
                 progress(Event::Started {
                     counters,
                     positions: header.positions,
-                    expected_passes: passes_before,
+                    expected_work: (header.positions as f64 * work_per_position) as u64,
                 });
-                let (values, passes) = mancala_rules::with_spec!(variant, S => {
+                let memory = list_memory.unwrap_or_else(|| {
+                    available_memory().map_or(DEFAULT_LIST_MEMORY, |m| m / 4 * 3)
+                });
+                let built = mancala_rules::with_spec!(variant, S => {
                     LayerBuild::<S>::new(variant, counters, boards, header.states, &layers)
-                        .run(threads, stop, progress)
+                        .run(threads, memory, stop, progress)
                 })?;
-                passes_before = passes;
+                let (values, passes, work) = (built.values, built.passes, built.work);
+                work_per_position = work as f64 / header.positions.max(1) as f64;
                 report.peak_table_bytes = report.peak_table_bytes.max(
                     layers.iter().map(|l| l.values.len() as u64).sum::<u64>()
                         + header.positions * 5 / 4,
@@ -230,6 +273,7 @@ pub fn build(
                     counters,
                     positions: header.positions,
                     passes,
+                    work,
                     seconds: layer_started.elapsed().as_secs_f64(),
                 });
                 report.built.push(counters);
@@ -250,20 +294,26 @@ pub fn build(
 /// Builds the layers `0..=max` of `variant` in memory, without files (for tests and small
 /// tables).
 pub fn build_in_memory(variant: Variant, max: u32) -> Vec<Layer> {
+    build_in_memory_within(variant, max, u64::MAX)
+}
+
+/// [`build_in_memory`] with `list_memory` bytes for a layer's work list (0: by passes over the
+/// whole layer).
+pub fn build_in_memory_within(variant: Variant, max: u32, list_memory: u64) -> Vec<Layer> {
     let never = AtomicBool::new(false);
     let mut layers: Vec<Layer> = Vec::new();
     for counters in 0..=max {
         let header = layer_header(variant, counters);
         let boards = header.positions / header.states as u64;
-        let (values, _) = mancala_rules::with_spec!(variant, S => {
+        let built = mancala_rules::with_spec!(variant, S => {
             LayerBuild::<S>::new(variant, counters, boards, header.states, &layers)
-                .run(1, &never, &|_| {})
+                .run(1, list_memory, &never, &|_| {})
         })
         .expect("an in-memory build is never stopped");
         layers.push(Layer {
             counters,
             boards,
-            values,
+            values: built.values,
         });
     }
     layers
@@ -278,9 +328,10 @@ struct LayerBuild<'a, S: Spec> {
     lower: &'a [Layer],
     ranking: Ranking,
     values: Vec<AtomicI8>,
-    /// Positions whose value changed in the previous pass, and in this one.
-    changed_before: Vec<AtomicU64>,
-    changed_now: Vec<AtomicU64>,
+    /// Two sets of positions: by passes, those whose value changed in the pass before (`marked`)
+    /// and in this one (`marking`); by work list, those to look at in this round and the next.
+    marked: Vec<AtomicU64>,
+    marking: Vec<AtomicU64>,
     game: std::marker::PhantomData<S>,
 }
 
@@ -321,8 +372,8 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
             lower,
             ranking: Ranking::new(variant.rules().pit_count()),
             values: (0..positions).map(|_| AtomicI8::new(0)).collect(),
-            changed_before: (0..words).map(|_| AtomicU64::new(0)).collect(),
-            changed_now: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            marked: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            marking: (0..words).map(|_| AtomicU64::new(0)).collect(),
             game: std::marker::PhantomData,
         }
     }
@@ -429,28 +480,10 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
         self.values[index as usize].store(value as i8, Ordering::Relaxed);
     }
 
-    /// One update of position `index` in pass `pass`; true if its value changed.
-    fn update(&self, index: u64, board: &[u8], pass: u32) -> bool {
-        let pos = self.position(index, board);
-        let mut outcomes = [Outcome::Known(0); MAX_ROW];
-        let Some(count) = self.outcomes(&pos, &mut outcomes) else {
-            return false; // finished: its value is exact
-        };
-        let outcomes = &outcomes[..count];
-        if pass > 1 {
-            let dirty = outcomes.iter().any(|o| match *o {
-                Outcome::Same { index, .. } => {
-                    self.changed_before[(index / 64) as usize].load(Ordering::Relaxed)
-                        & (1 << (index % 64))
-                        != 0
-                }
-                _ => false,
-            });
-            if !dirty {
-                return false;
-            }
-        }
-        let best = outcomes
+    /// The best of `outcomes` for the mover, with the values known now.
+    #[inline]
+    fn best(&self, outcomes: &[Outcome]) -> i32 {
+        outcomes
             .iter()
             .map(|o| match *o {
                 Outcome::Known(v) => v,
@@ -465,14 +498,95 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
                 }
             })
             .max()
-            .expect("a position that goes on has a move");
-        let old = self.values[index as usize].swap(best as i8, Ordering::Relaxed);
-        if old as i32 != best {
-            self.changed_now[(index / 64) as usize].fetch_or(1 << (index % 64), Ordering::Relaxed);
-            true
-        } else {
-            false
+            .expect("a position that goes on has a move")
+    }
+
+    /// Gives position `index` the value `value`; true if it changed.
+    #[inline]
+    fn set(&self, index: u64, value: i32) -> bool {
+        self.values[index as usize].swap(value as i8, Ordering::Relaxed) as i32 != value
+    }
+
+    #[inline]
+    fn is_marked(set: &[AtomicU64], index: u64) -> bool {
+        set[(index / 64) as usize].load(Ordering::Relaxed) & (1 << (index % 64)) != 0
+    }
+
+    #[inline]
+    fn mark(set: &[AtomicU64], index: u64) {
+        set[(index / 64) as usize].fetch_or(1 << (index % 64), Ordering::Relaxed);
+    }
+
+    /// The positions of this layer that the moves of `outcomes` lead to.
+    fn same_layer(outcomes: &[Outcome]) -> impl Iterator<Item = u64> + '_ {
+        outcomes.iter().filter_map(|o| match *o {
+            Outcome::Same { index, .. } => Some(index),
+            _ => None,
+        })
+    }
+
+    /// The first pass's update of position `index`, counting the moves within the layer into
+    /// `counts` if given; true if its value changed.
+    fn first_update(&self, index: u64, board: &[u8], counts: Option<&Counts>) -> bool {
+        let pos = self.position(index, board);
+        let mut outcomes = [Outcome::Known(0); MAX_ROW];
+        let Some(count) = self.outcomes(&pos, &mut outcomes) else {
+            return false; // finished: its value is exact
+        };
+        let outcomes = &outcomes[..count];
+        if let Some(counts) = counts {
+            Self::same_layer(outcomes).for_each(|child| counts.add(child));
         }
+        let changed = self.set(index, self.best(outcomes));
+        if changed {
+            Self::mark(&self.marking, index);
+        }
+        changed
+    }
+
+    /// Writes position `index` into the predecessor lists of the positions its moves lead to.
+    fn list_moves(&self, index: u64, board: &[u8], lists: &Filling) {
+        let pos = self.position(index, board);
+        let mut outcomes = [Outcome::Known(0); MAX_ROW];
+        if let Some(count) = self.outcomes(&pos, &mut outcomes) {
+            Self::same_layer(&outcomes[..count]).for_each(|child| lists.insert(child, index));
+        }
+    }
+
+    /// A later pass's update of position `index`, if one of its moves leads to a position that
+    /// changed in the pass before; true if its value changed.
+    fn update(&self, index: u64, board: &[u8]) -> bool {
+        let pos = self.position(index, board);
+        let mut outcomes = [Outcome::Known(0); MAX_ROW];
+        let Some(count) = self.outcomes(&pos, &mut outcomes) else {
+            return false;
+        };
+        let outcomes = &outcomes[..count];
+        if !Self::same_layer(outcomes).any(|child| Self::is_marked(&self.marked, child)) {
+            return false;
+        }
+        let changed = self.set(index, self.best(outcomes));
+        if changed {
+            Self::mark(&self.marking, index);
+        }
+        changed
+    }
+
+    /// The work list's look at position `index` (marked: a move of it leads to a position that
+    /// changed); if its value changes, its predecessors are marked for the next round.
+    fn revisit(&self, index: u64, board: &[u8], lists: &Predecessors) -> bool {
+        let pos = self.position(index, board);
+        let mut outcomes = [Outcome::Known(0); MAX_ROW];
+        let Some(count) = self.outcomes(&pos, &mut outcomes) else {
+            return false;
+        };
+        let changed = self.set(index, self.best(&outcomes[..count]));
+        if changed {
+            lists
+                .of(index)
+                .for_each(|parent| Self::mark(&self.marking, parent));
+        }
+        changed
     }
 
     /// Runs `work` over every position of the layer on `threads` threads; returns how many
@@ -534,14 +648,80 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
         Ok(changed.load(Ordering::Relaxed))
     }
 
-    /// Builds the layer; returns its values and the number of passes it took.
+    /// Runs `work` over the positions in `self.marked` on `threads` threads; returns how many
+    /// calls returned true.
+    fn pass_over_marked(
+        &self,
+        threads: usize,
+        stop: &AtomicBool,
+        done: &AtomicU64,
+        work: &(dyn Fn(u64, &[u8]) -> bool + Sync),
+    ) -> Result<u64, BuildError> {
+        let words = self.marked.len() as u64;
+        let chunk_words = CHUNK / 64;
+        let chunks = words.div_ceil(chunk_words);
+        let next_chunk = AtomicU64::new(0);
+        let changed = AtomicU64::new(0);
+        let pits = self.variant.rules().pit_count();
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| {
+                    let mut board = [0u8; MAX_PITS];
+                    let (mut count, mut looked) = (0, 0);
+                    loop {
+                        let taken = next_chunk.fetch_add(1, Ordering::Relaxed);
+                        if taken >= chunks || stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let first = taken * chunk_words;
+                        for word in first..(first + chunk_words).min(words) {
+                            let mut bits = self.marked[word as usize].load(Ordering::Relaxed);
+                            while bits != 0 {
+                                let index = word * 64 + bits.trailing_zeros() as u64;
+                                bits &= bits - 1;
+                                self.ranking.unrank(
+                                    self.counters as usize,
+                                    index % self.boards,
+                                    &mut board[..pits],
+                                );
+                                if work(index, &board[..pits]) {
+                                    count += 1;
+                                }
+                                looked += 1;
+                            }
+                        }
+                        done.fetch_add(looked, Ordering::Relaxed);
+                        looked = 0;
+                    }
+                    changed.fetch_add(count, Ordering::Relaxed);
+                });
+            }
+        });
+        if stop.load(Ordering::Relaxed) {
+            return Err(BuildError::Stopped);
+        }
+        Ok(changed.load(Ordering::Relaxed))
+    }
+
+    /// Makes the set marked now the one to read, and empties the other.
+    fn next_round(&mut self) {
+        std::mem::swap(&mut self.marked, &mut self.marking);
+        for word in &self.marking {
+            word.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Builds the layer with `memory` bytes at most for its work list; returns its values, the
+    /// number of passes it took and the looks at a position in all.
     fn run(
         mut self,
         threads: usize,
+        memory: u64,
         stop: &AtomicBool,
         progress: &(dyn Fn(Event) + Sync),
-    ) -> Result<(Vec<i8>, u32), BuildError> {
+    ) -> Result<BuiltLayer, BuildError> {
         let counters = self.counters;
+        let positions = self.positions();
         let done = AtomicU64::new(0);
         let reporter_done = AtomicBool::new(false);
         let result = std::thread::scope(|scope| {
@@ -555,34 +735,157 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
                 }
             });
             let result = (|| {
-                self.pass(threads, stop, &done, &|i, b| {
-                    self.initial(i, b);
-                    false
-                })?;
-                let mut pass = 1;
-                loop {
-                    let changed =
-                        self.pass(threads, stop, &done, &|i, b| self.update(i, b, pass))?;
+                let pass_done = |pass, changed| {
                     progress(Event::Pass {
                         counters,
                         pass,
                         changed,
-                    });
-                    if changed == 0 {
-                        return Ok(pass);
+                    })
+                };
+                self.pass(threads, stop, &done, &|i, b| {
+                    self.initial(i, b);
+                    false
+                })?;
+                let counts = lists_possible(positions, memory).then(|| Counts::new(positions));
+                let changed = self.pass(threads, stop, &done, &|i, b| {
+                    self.first_update(i, b, counts.as_ref())
+                })?;
+                pass_done(1, changed);
+                if changed == 0 {
+                    return Ok(1);
+                }
+                let edges = counts.as_ref().and_then(Counts::edges);
+                let lists = match (counts, edges) {
+                    (Some(counts), Some(edges))
+                        if Counts::list_bytes(positions, edges) <= memory =>
+                    {
+                        log::debug!(
+                            "tablebase: layer {counters}: {edges} moves within the layer, lists \
+                             of {} MiB",
+                            Counts::list_bytes(positions, edges) >> 20
+                        );
+                        let lists = counts.into_lists();
+                        self.pass(threads, stop, &done, &|i, b| {
+                            self.list_moves(i, b, &lists);
+                            false
+                        })?;
+                        Some(lists.finish())
                     }
-                    std::mem::swap(&mut self.changed_before, &mut self.changed_now);
-                    for word in &self.changed_now {
-                        word.store(0, Ordering::Relaxed);
+                    (_, edges) => {
+                        log::info!(
+                            "tablebase: layer {counters} by passes over the layer: its work list \
+                             ({} MiB) does not fit {} MiB",
+                            edges.map_or("?".into(), |e| {
+                                (Counts::list_bytes(positions, e) >> 20).to_string()
+                            }),
+                            memory >> 20
+                        );
+                        None
                     }
-                    pass += 1;
+                };
+                let mut pass = 1;
+                match lists {
+                    Some(lists) => {
+                        // The predecessors of what the first pass changed are the first round.
+                        self.next_round();
+                        let marked = &self.marked;
+                        let marking = &self.marking;
+                        for (word, bits) in marked.iter().enumerate() {
+                            let mut bits = bits.load(Ordering::Relaxed);
+                            while bits != 0 {
+                                let index = word as u64 * 64 + bits.trailing_zeros() as u64;
+                                bits &= bits - 1;
+                                lists.of(index).for_each(|p| Self::mark(marking, p));
+                            }
+                        }
+                        self.next_round();
+                        loop {
+                            pass += 1;
+                            let changed =
+                                self.pass_over_marked(threads, stop, &done, &|i, b| {
+                                    self.revisit(i, b, &lists)
+                                })?;
+                            pass_done(pass, changed);
+                            if changed == 0 {
+                                return Ok(pass);
+                            }
+                            self.next_round();
+                        }
+                    }
+                    None => loop {
+                        self.next_round();
+                        pass += 1;
+                        let changed = self.pass(threads, stop, &done, &|i, b| self.update(i, b))?;
+                        pass_done(pass, changed);
+                        if changed == 0 {
+                            return Ok(pass);
+                        }
+                    },
                 }
             })();
             reporter_done.store(true, Ordering::Relaxed);
             result
         });
         let passes = result?;
+        let work = done.load(Ordering::Relaxed);
         let values = self.values.into_iter().map(|v| v.into_inner()).collect();
-        Ok((values, passes))
+        Ok(BuiltLayer {
+            values,
+            passes,
+            work,
+        })
+    }
+}
+
+/// Whether the work list of a layer of `positions` positions may be built in `memory` bytes
+/// (before the moves are counted: the counts alone, and indices that fit the lists).
+fn lists_possible(positions: u64, memory: u64) -> bool {
+    positions <= 1 << 32 && Counts::bytes(positions) <= memory
+}
+
+/// A layer built: its values, the passes (or rounds of the work list) it took, and the looks at
+/// a position in all.
+struct BuiltLayer {
+    values: Vec<i8>,
+    passes: u32,
+    work: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The work list and the passes over the whole layer reach the same fixpoint: every value of
+    /// every layer the same, in every game with tables (each with cycles within its layers but
+    /// Kalah's).
+    #[test]
+    fn the_work_list_and_whole_passes_give_the_same_tables() {
+        for (variant, max) in [
+            (Variant::MangalaII, 9),
+            (Variant::AlManqala, 8),
+            (Variant::Anywoli, 4),
+            (Variant::Kalah, 8),
+        ] {
+            assert!(has_tables(variant), "{variant}");
+            let by_list = build_in_memory(variant, max);
+            let by_passes = build_in_memory_within(variant, max, 0);
+            assert_eq!(by_list.len(), by_passes.len());
+            for (a, b) in by_list.iter().zip(&by_passes) {
+                assert_eq!(a.values, b.values, "{variant}, layer {}", a.counters);
+            }
+        }
+    }
+
+    /// A budget too small for a layer's list (the counts fit, the lists do not) builds that
+    /// layer by passes, with the same values.
+    #[test]
+    fn a_list_that_does_not_fit_falls_back_to_passes() {
+        let variant = Variant::MangalaII;
+        let positions = Ranking::new(12).layer_size(7);
+        let just_the_counts = Counts::bytes(positions);
+        let tight = build_in_memory_within(variant, 7, just_the_counts);
+        let by_list = build_in_memory(variant, 7);
+        assert_eq!(tight.last().unwrap().values, by_list.last().unwrap().values);
+        assert!(lists_possible(positions, just_the_counts));
     }
 }

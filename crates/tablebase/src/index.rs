@@ -7,8 +7,9 @@
 /// [`Ranking::MAX_COUNTERS`].
 pub struct Ranking {
     pits: usize,
-    /// `ways[r][m]`: the number of compositions of `r` into `m` parts.
-    ways: Vec<Vec<u64>>,
+    /// `ways[r * (pits + 1) + m]`: the number of compositions of `r` into `m` parts (one flat
+    /// array: ranking is the generator's inner loop).
+    ways: Vec<u64>,
 }
 
 impl Ranking {
@@ -18,20 +19,27 @@ impl Ranking {
     /// The ranking of boards of `pits` pits (at most 24).
     pub fn new(pits: usize) -> Ranking {
         // ways(r, m) = ways(r, m - 1) (the first pit empty) + ways(r - 1, m) (one more in it).
-        let mut ways = vec![vec![0u64; pits + 1]; Self::MAX_COUNTERS + 1];
-        ways[0][0] = 1;
+        let stride = pits + 1;
+        let mut ways = vec![0u64; stride * (Self::MAX_COUNTERS + 1)];
+        ways[0] = 1;
         for r in 0..=Self::MAX_COUNTERS {
             for m in 1..=pits {
-                let above = if r > 0 { ways[r - 1][m] } else { 0 };
-                ways[r][m] = ways[r][m - 1].saturating_add(above);
+                let above = if r > 0 { ways[(r - 1) * stride + m] } else { 0 };
+                ways[r * stride + m] = ways[r * stride + m - 1].saturating_add(above);
             }
         }
         Ranking { pits, ways }
     }
 
+    /// Compositions of `r` counters into `m` pits.
+    #[inline]
+    fn ways(&self, r: usize, m: usize) -> u64 {
+        self.ways[r * (self.pits + 1) + m]
+    }
+
     /// The number of boards with `n` counters (saturating at `u64::MAX`).
     pub fn layer_size(&self, n: usize) -> u64 {
-        self.ways[n][self.pits]
+        self.ways(n, self.pits)
     }
 
     /// The rank of `board` among the boards with as many counters.
@@ -43,7 +51,7 @@ impl Ranking {
         for (i, &count) in board[..self.pits - 1].iter().enumerate() {
             let m = self.pits - i;
             // Boards whose pit i holds fewer: ways(left, m) - ways(left - count, m).
-            rank += self.ways[left][m] - self.ways[left - count as usize][m];
+            rank += self.ways(left, m) - self.ways(left - count as usize, m);
             left -= count as usize;
         }
         rank
@@ -59,10 +67,10 @@ impl Ranking {
             let m = self.pits - i;
             // The largest count c with ways(left, m) - ways(left - c, m) <= rank.
             let mut count = 0;
-            while count < left && self.ways[left][m] - self.ways[left - count - 1][m] <= rank {
+            while count < left && self.ways(left, m) - self.ways(left - count - 1, m) <= rank {
                 count += 1;
             }
-            rank -= self.ways[left][m] - self.ways[left - count][m];
+            rank -= self.ways(left, m) - self.ways(left - count, m);
             *pit = count as u8;
             left -= count;
         }
