@@ -81,6 +81,22 @@ fn solver_agrees_with_a_naive_minimax() {
                 .collect();
             let pos = position(variant, &text);
             assert_eq!(solver_move_values(&pos), naive, "{variant} {text}");
+            // The solution's move (found by probes against the value) is one the naive
+            // minimax gives the best value.
+            if let Some(&(_, best)) = naive.iter().max_by_key(|(_, v)| *v) {
+                let table = SolverTable::new(8);
+                let solution = mancala_rules::with_spec!(variant, S => {
+                    Solver::<S>::new(&table, None, LastFourRule::default(), SolveLimits::NONE)
+                        .solve(&pos)
+                        .unwrap()
+                });
+                assert_eq!(solution.value, best, "{variant} {text}");
+                let chosen = solution.best.expect("a position with moves has a best one");
+                assert!(
+                    naive.contains(&(chosen, best)),
+                    "{variant} {text}: {chosen} does not keep {best}"
+                );
+            }
             compared += 1;
         }
         assert!(

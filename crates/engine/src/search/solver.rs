@@ -505,6 +505,23 @@ impl<'a, S: Spec> Solver<'a, S> {
         Ok(if child.same_side { value } else { -value })
     }
 
+    /// Whether playing `mv` in `pos` keeps `value`, the solved value of `pos` (`mv` legal): by
+    /// one null-window probe of the child, since no move does better than the value. Far cheaper
+    /// than [`Solver::move_value`] when the probe's proof is in the table already.
+    fn keeps_value(&mut self, pos: &Position, mv: Move, value: i32) -> Result<bool, Aborted> {
+        let child = Self::make(pos, mv);
+        if let Some(end) = self.end_value(&child) {
+            return Ok(end == value);
+        }
+        let key = future_key_for::<S>(&child.pos);
+        Ok(if child.same_side {
+            self.probe_root(&child.pos, key, &[], value)? >= value
+        } else {
+            // The child's value (for the opponent) is at most -value.
+            self.probe_root(&child.pos, key, &[], -value + 1)? <= -value
+        })
+    }
+
     /// The move to play in a real game from `pos` (solved value `value`): one that keeps the
     /// value and, where the value is better than what the leftover rule would give now, makes
     /// progress. A won position is only won under the history rules if a capture comes before
@@ -548,7 +565,7 @@ impl<'a, S: Spec> Solver<'a, S> {
         candidates.sort_by_key(|c| (!c.captured(), -c.gain));
         let mut keeping = Vec::new();
         for child in candidates {
-            if self.move_value(pos, child.mv)? == value {
+            if self.keeps_value(pos, child.mv, value)? {
                 keeping.push(child);
             }
         }
@@ -621,12 +638,26 @@ impl<'a, S: Spec> Solver<'a, S> {
             let mut candidates: Vec<Child> =
                 legal.iter().map(|&mv| Self::make(&line_pos, mv)).collect();
             candidates.sort_by_key(|c| (!c.captured(), -c.gain));
+            // Before them, the move the proof itself found, kept in the table: it keeps the
+            // value by a proof already there, where a capture that does not would need a new one.
+            let n = S::rules(&line_pos).pits_per_row;
+            let proven = self
+                .table
+                .probe(
+                    future_key_for::<S>(&line_pos),
+                    n,
+                    line_pos.captured_margin(),
+                )
+                .and_then(|bounds| bounds.best);
+            if let Some(at) = candidates.iter().position(|c| Some(c.mv) == proven) {
+                candidates[..=at].rotate_right(1);
+            }
             let mut keeping = first.filter(|_| pv.is_empty());
             for child in &candidates {
                 if keeping.is_some() {
                     break;
                 }
-                if self.move_value(&line_pos, child.mv)? == line_value {
+                if self.keeps_value(&line_pos, child.mv, line_value)? {
                     keeping = Some(child.mv);
                 }
             }
