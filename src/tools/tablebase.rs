@@ -131,7 +131,7 @@ impl Tablebase {
                 }
             }
         };
-        let memory = memory.map(|mib| mib << 20);
+        let memory = memory.map(|mib| mib.saturating_mul(1 << 20));
         let report = build_within(variant, max, &dir, threads, memory, &stop, &progress)
             .map_err(|e| e.to_string())?;
         println!(

@@ -589,20 +589,17 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
         changed
     }
 
-    /// Runs `work` over every position of the layer on `threads` threads; returns how many
-    /// calls returned true.
-    fn pass(
-        &self,
+    /// Hands `chunks` chunks of work to `threads` threads, each chunk done by `chunk` (its
+    /// number, a board to unrank into), which returns how many of its calls to `work` returned
+    /// true; returns their sum, or `Stopped` once `stop` is set.
+    fn over_chunks(
         threads: usize,
         stop: &AtomicBool,
-        done: &AtomicU64,
-        work: &(dyn Fn(u64, &[u8]) -> bool + Sync),
+        chunks: u64,
+        chunk: &(dyn Fn(u64, &mut [u8; MAX_PITS]) -> u64 + Sync),
     ) -> Result<u64, BuildError> {
-        let positions = self.positions();
-        let chunks = positions.div_ceil(CHUNK);
         let next_chunk = AtomicU64::new(0);
         let changed = AtomicU64::new(0);
-        let pits = self.variant.rules().pit_count();
         std::thread::scope(|scope| {
             for _ in 0..threads.max(1) {
                 scope.spawn(|| {
@@ -613,30 +610,7 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
                         if taken >= chunks || stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let start = taken * CHUNK;
-                        let end = (start + CHUNK).min(positions);
-                        let mut index = start;
-                        while index < end {
-                            // A run of boards of one holder state, by successor.
-                            let holder_end = (index / self.boards + 1) * self.boards;
-                            let run_end = end.min(holder_end);
-                            self.ranking.unrank(
-                                self.counters as usize,
-                                index % self.boards,
-                                &mut board[..pits],
-                            );
-                            loop {
-                                if work(index, &board[..pits]) {
-                                    count += 1;
-                                }
-                                index += 1;
-                                if index >= run_end {
-                                    break;
-                                }
-                                Ranking::next(&mut board[..pits]);
-                            }
-                        }
-                        done.fetch_add(end - start, Ordering::Relaxed);
+                        count += chunk(taken, &mut board);
                     }
                     changed.fetch_add(count, Ordering::Relaxed);
                 });
@@ -646,6 +620,47 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
             return Err(BuildError::Stopped);
         }
         Ok(changed.load(Ordering::Relaxed))
+    }
+
+    /// Runs `work` over every position of the layer on `threads` threads; returns how many
+    /// calls returned true.
+    fn pass(
+        &self,
+        threads: usize,
+        stop: &AtomicBool,
+        done: &AtomicU64,
+        work: &(dyn Fn(u64, &[u8]) -> bool + Sync),
+    ) -> Result<u64, BuildError> {
+        let positions = self.positions();
+        let pits = self.variant.rules().pit_count();
+        Self::over_chunks(threads, stop, positions.div_ceil(CHUNK), &|taken, board| {
+            let mut count = 0;
+            let start = taken * CHUNK;
+            let end = (start + CHUNK).min(positions);
+            let mut index = start;
+            while index < end {
+                // A run of boards of one holder state, by successor.
+                let holder_end = (index / self.boards + 1) * self.boards;
+                let run_end = end.min(holder_end);
+                self.ranking.unrank(
+                    self.counters as usize,
+                    index % self.boards,
+                    &mut board[..pits],
+                );
+                loop {
+                    if work(index, &board[..pits]) {
+                        count += 1;
+                    }
+                    index += 1;
+                    if index >= run_end {
+                        break;
+                    }
+                    Ranking::next(&mut board[..pits]);
+                }
+            }
+            done.fetch_add(end - start, Ordering::Relaxed);
+            count
+        })
     }
 
     /// Runs `work` over the positions in `self.marked` on `threads` threads; returns how many
@@ -659,48 +674,34 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
     ) -> Result<u64, BuildError> {
         let words = self.marked.len() as u64;
         let chunk_words = CHUNK / 64;
-        let chunks = words.div_ceil(chunk_words);
-        let next_chunk = AtomicU64::new(0);
-        let changed = AtomicU64::new(0);
         let pits = self.variant.rules().pit_count();
-        std::thread::scope(|scope| {
-            for _ in 0..threads.max(1) {
-                scope.spawn(|| {
-                    let mut board = [0u8; MAX_PITS];
-                    let (mut count, mut looked) = (0, 0);
-                    loop {
-                        let taken = next_chunk.fetch_add(1, Ordering::Relaxed);
-                        if taken >= chunks || stop.load(Ordering::Relaxed) {
-                            break;
+        Self::over_chunks(
+            threads,
+            stop,
+            words.div_ceil(chunk_words),
+            &|taken, board| {
+                let (mut count, mut looked) = (0, 0);
+                let first = taken * chunk_words;
+                for word in first..(first + chunk_words).min(words) {
+                    let mut bits = self.marked[word as usize].load(Ordering::Relaxed);
+                    while bits != 0 {
+                        let index = word * 64 + bits.trailing_zeros() as u64;
+                        bits &= bits - 1;
+                        self.ranking.unrank(
+                            self.counters as usize,
+                            index % self.boards,
+                            &mut board[..pits],
+                        );
+                        if work(index, &board[..pits]) {
+                            count += 1;
                         }
-                        let first = taken * chunk_words;
-                        for word in first..(first + chunk_words).min(words) {
-                            let mut bits = self.marked[word as usize].load(Ordering::Relaxed);
-                            while bits != 0 {
-                                let index = word * 64 + bits.trailing_zeros() as u64;
-                                bits &= bits - 1;
-                                self.ranking.unrank(
-                                    self.counters as usize,
-                                    index % self.boards,
-                                    &mut board[..pits],
-                                );
-                                if work(index, &board[..pits]) {
-                                    count += 1;
-                                }
-                                looked += 1;
-                            }
-                        }
-                        done.fetch_add(looked, Ordering::Relaxed);
-                        looked = 0;
+                        looked += 1;
                     }
-                    changed.fetch_add(count, Ordering::Relaxed);
-                });
-            }
-        });
-        if stop.load(Ordering::Relaxed) {
-            return Err(BuildError::Stopped);
-        }
-        Ok(changed.load(Ordering::Relaxed))
+                }
+                done.fetch_add(looked, Ordering::Relaxed);
+                count
+            },
+        )
     }
 
     /// Makes the set marked now the one to read, and empties the other.
