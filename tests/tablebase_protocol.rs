@@ -206,10 +206,99 @@ fn the_command_line_refuses_what_it_cannot_build() {
             vec!["solve", "mangala-ii", "1-2-3"],
             "invalid position string",
         ),
+        (
+            vec!["tablebase", "mangala-ii", "6", "/tmp/x", "--part", "1/2"],
+            "cannot be split among machines",
+        ),
+        (
+            vec!["tablebase", "kalah", "6", "/tmp/x", "--part", "3/2"],
+            "is not K/N with 1 <= K <= N",
+        ),
+        (
+            vec![
+                "tablebase",
+                "kalah",
+                "6",
+                "/tmp/x",
+                "--part",
+                "1/2",
+                "--merge",
+                "2",
+            ],
+            "cannot be used with",
+        ),
     ] {
         let output = Command::new(ENGINE).args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
+}
+
+/// A layer split among separate processes as a job array would run them (`--part J/K`), then
+/// `--merge K`: the layer file the whole build writes, byte for byte, and the parts are gone.
+/// A part refuses to start without the layers below it; a merge names a missing part.
+#[test]
+fn a_layer_built_in_parts_by_separate_processes_is_the_whole_layer() {
+    let whole = build_tables("parts-whole", "kalah", 10);
+    let split = build_tables("parts-split", "kalah", 9);
+    let run = |args: &[&str]| {
+        let mut all = vec!["tablebase", "kalah", "10", split.to_str().unwrap()];
+        all.extend_from_slice(args);
+        Command::new(ENGINE).args(&all).output().unwrap()
+    };
+    for number in 1..=3 {
+        let output = run(&["--part", &format!("{number}/3"), "--threads", "1"]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains(&format!("part {number} of 3 of layer 10")),
+            "{stdout}"
+        );
+    }
+    let rename = |from: &str, to: &str| std::fs::rename(split.join(from), split.join(to)).unwrap();
+    rename("kalah-10.part-3-of-3.mtb", "kalah-10.part-3.mtb");
+    let missing = run(&["--merge", "3"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.contains("kalah-10.part-3-of-3.mtb is missing"),
+        "{stderr}"
+    );
+    rename("kalah-10.part-3.mtb", "kalah-10.part-3-of-3.mtb");
+    let merged = run(&["--merge", "3"]);
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    assert_eq!(
+        std::fs::read(split.join("kalah-10.mtb")).unwrap(),
+        std::fs::read(whole.join("kalah-10.mtb")).unwrap()
+    );
+    let left: Vec<_> = std::fs::read_dir(&split)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("part"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let too_far = Command::new(ENGINE)
+        .args([
+            "tablebase",
+            "kalah",
+            "12",
+            split.to_str().unwrap(),
+            "--part",
+            "1/2",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&too_far.stderr);
+    assert!(stderr.contains("kalah-11.mtb is missing"), "{stderr}");
+    let _ = std::fs::remove_dir_all(whole);
+    let _ = std::fs::remove_dir_all(split);
 }

@@ -90,7 +90,7 @@ pub struct SolveJob {
     threads: Option<u16>,
 }
 
-fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+pub(super) fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let (k, n) = text.split_once('/').ok_or(format!("'{text}' is not K/N"))?;
     let (k, n) = (k.trim().parse::<usize>(), n.trim().parse::<usize>());
     match (k, n) {

@@ -7,7 +7,9 @@ use std::sync::atomic::AtomicBool;
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use mancala_rules::Variant;
-use mancala_tablebase::generate::{Event, build_within};
+use mancala_tablebase::generate::{
+    Event, LayerPart, build_part, build_within, merge_parts, part_path,
+};
 
 /// Build a game's endgame tables, up to MAX counters on the board.
 ///
@@ -33,6 +35,16 @@ pub struct Tablebase {
     /// not fit is built by passes over the whole layer: the same values, about ten times slower.
     #[arg(long, value_name = "MIB")]
     memory: Option<u64>,
+    /// Build only part J of K of the layer of MAX counters (numbered as a job array numbers
+    /// its tasks), every layer below it being in the directory already; `--merge K` then joins
+    /// the parts. Only a game that sows into its stores (kalah) splits: a layer's row totals
+    /// part it into independent classes.
+    #[arg(long, value_name = "J/K", value_parser = super::solve_split::parse_shard, conflicts_with = "merge")]
+    part: Option<(usize, usize)>,
+    /// Join the K parts of the layer of MAX counters (built by `--part J/K`) into its layer
+    /// file, and remove them.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=65536))]
+    merge: Option<u32>,
 }
 
 impl Tablebase {
@@ -43,6 +55,8 @@ impl Tablebase {
             directory: dir,
             threads,
             memory,
+            part,
+            merge,
         } = self;
         if !mancala_tablebase::generate::has_tables(variant) {
             return Err(mancala_tablebase::generate::BuildError::NoTables(variant).to_string());
@@ -53,11 +67,27 @@ impl Tablebase {
                 "{variant} has {total} counters: MAX is at most {total}"
             ));
         }
+        if let Some(count) = merge {
+            let path = merge_parts(variant, max, count, &dir).map_err(|e| e.to_string())?;
+            println!(
+                "{variant}: {count} parts of layer {max} merged into {}",
+                path.display()
+            );
+            return Ok(());
+        }
         let threads = super::threads_or_every_core(threads);
-        eprintln!(
-            "building {variant} tables up to {max} counters in {} ({threads} threads)",
-            dir.display()
-        );
+        let plural = if threads == 1 { "" } else { "s" };
+        match part {
+            Some((number, count)) => eprintln!(
+                "building part {number} of {count} of {variant}'s layer {max} in {} ({threads} \
+                 thread{plural})",
+                dir.display()
+            ),
+            None => eprintln!(
+                "building {variant} tables up to {max} counters in {} ({threads} thread{plural})",
+                dir.display()
+            ),
+        }
         let bars = MultiProgress::new();
         let style =
             ProgressStyle::with_template("{prefix:>12} [{bar:30}] {percent:>3}% {msg} (eta {eta})")
@@ -124,13 +154,31 @@ impl Tablebase {
                         bar.finish_and_clear();
                     }
                     say(format!(
-                        "layer {counters:>2}: {positions} positions in {passes} passes, {:.1} \
+                        "layer {counters:>2}: {positions} positions in {passes} {}, {:.1} \
                          looks a position, {seconds:.1} s",
+                        if passes == 1 { "pass" } else { "passes" },
                         work as f64 / positions.max(1) as f64
                     ));
                 }
             }
         };
+        if let Some((number, count)) = part {
+            let part = LayerPart {
+                number: number as u32,
+                count: count as u32,
+            };
+            let report = build_part(variant, max, part, &dir, threads, &stop, &progress)
+                .map_err(|e| e.to_string())?;
+            println!(
+                "{variant}: part {number} of {count} of layer {max} in {}, {:.1} MiB, {:.1} s, \
+                 peak memory {} MiB",
+                part_path(&dir, variant, max, part).display(),
+                report.bytes as f64 / (1 << 20) as f64,
+                report.seconds,
+                super::peak_memory_mib().map_or("unknown".into(), |m| m.to_string())
+            );
+            return Ok(());
+        }
         let memory = memory.map(|mib| mib.saturating_mul(1 << 20));
         let report = build_within(variant, max, &dir, threads, memory, &stop, &progress)
             .map_err(|e| e.to_string())?;

@@ -263,6 +263,35 @@ impl Rules {
         matches!(self.move_choice, MoveChoice::Leftmost)
     }
 
+    /// The counters of `pits` (a whole board, either side's view) weighted by how many steps of
+    /// the sowing each is from its row's owner's store: the store counts as one step past the
+    /// row's last pit. `None` unless the game sows into the mover's store.
+    ///
+    /// Why: in such a game a move that drops no counter into a store and captures nothing only
+    /// carries the mover's counters forward within their own row (a hand that left the row
+    /// would pass the store), so it lowers this sum; a pass keeps it, and the next move, from
+    /// a row that is not empty, lowers it. Positions with the same counters on the board then
+    /// cannot cycle, and the tables solve a layer in one pass in this order.
+    pub fn distance_to_stores(&self, pits: &[u8]) -> Option<u32> {
+        if !self.sow_own_store {
+            return None;
+        }
+        let n = self.pits_per_row;
+        Some(
+            pits.iter()
+                .enumerate()
+                .map(|(pit, &count)| {
+                    let within = pit % n;
+                    let steps = match self.direction {
+                        Direction::CounterClockwise => n - within,
+                        Direction::Clockwise => within + 1,
+                    };
+                    count as u32 * steps as u32
+                })
+                .sum(),
+        )
+    }
+
     /// Whether a one-lap sowing follows the plain ring of pits (no store in it, no pit skipped):
     /// the common case, sown without a branch per pit.
     pub const fn plain_ring(&self) -> bool {

@@ -1143,3 +1143,33 @@ fn a_pass_is_told_as_nothing_and_an_illegal_move_is_refused() {
     assert_eq!(pos.trace_move(Move::PASS).unwrap().to_string(), "pass");
     assert!(pos.trace_move(mv("A")).is_err());
 }
+
+/// The distance to the stores (what the tables sort a layer of a game with stores by): each
+/// counter weighted by its steps to its owner's store, the store one step past the row's last
+/// pit, along either sowing direction; none in a game without stores in the sowing.
+#[test]
+fn the_distance_to_the_stores_weighs_each_counter_by_its_steps_to_its_store() {
+    // South A = 1 and F = 2, North f = 3.
+    let board = [1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 3];
+    let kalah = *variant("kalah").rules();
+    assert_eq!(kalah.distance_to_stores(&board), Some(6 + 2 + 3));
+    let clockwise = mancala_rules::Rules {
+        direction: mancala_rules::Direction::Clockwise,
+        ..kalah
+    };
+    assert_eq!(
+        clockwise.distance_to_stores(&board),
+        Some(1 + 2 * 6 + 3 * 6)
+    );
+    assert_eq!(
+        variant("mangala-ii").rules().distance_to_stores(&board),
+        None
+    );
+    // One move within South's row: its counter one pit nearer.
+    let before = position("kalah", "0-1-0-0-0-0-0-0-0-0-0-1-0-0-S");
+    let mut after = before;
+    after.play(mv("B")).unwrap();
+    assert_eq!(after.to_string(), "0-0-1-0-0-0-0-0-0-0-0-1-0-0-N");
+    assert_eq!(kalah.distance_to_stores(before.pits()), Some(5 + 1));
+    assert_eq!(kalah.distance_to_stores(after.pits()), Some(4 + 1));
+}

@@ -18,12 +18,20 @@
 //! position's moves and looks again at those with a move to a changed position. Both cores share
 //! the work (positions are updated in place, which only speeds convergence up). Each layer is
 //! written as soon as it is done, so a stopped build resumes from the last finished layer.
+//!
+//! A game whose layers cannot cycle (one that sows into the mover's store, as Kalah) skips all
+//! that: its layer is solved in one look a position, in order of the counters' distance to the
+//! stores ([`by_distance`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+mod by_distance;
+mod parts;
 mod predecessors;
+
+pub use parts::{LayerPart, build_part, merge_parts, part_path};
 
 use super::file::{FileError, layer_path, read_layer, write_layer};
 use super::index::Ranking;
@@ -32,6 +40,10 @@ use mancala_rules::{
     Ending, LastFourRule, Leftover, MAX_PITS, MAX_ROW, OwnEnd, Position, Side, Spec, Variant,
 };
 use predecessors::{Counts, Filling, Predecessors};
+
+/// The value of a position that a part of a layer leaves to the other parts (never a margin:
+/// a layer holds at most 98 counters).
+const NOT_SOLVED: i8 = i8::MIN;
 
 /// Positions per unit of work handed to a thread.
 const CHUNK: u64 = 1 << 14;
@@ -83,6 +95,15 @@ pub enum BuildError {
     Directory(PathBuf, std::io::Error),
     File(FileError),
     Stopped,
+    /// A layer cannot be split among machines: its positions can cycle.
+    NotSplittable(Variant),
+    /// A part of a layer needs the layers below it, and this one is not in the directory.
+    MissingLayer(PathBuf),
+    /// A merge needs every part, and this one is not in the directory.
+    MissingPart(PathBuf),
+    /// The parts of a merge do not make up the layer (named: parts of different splits, or
+    /// damaged).
+    PartsDisagree(String),
 }
 
 impl std::fmt::Display for BuildError {
@@ -109,6 +130,24 @@ impl std::fmt::Display for BuildError {
             }
             BuildError::File(e) => write!(f, "{e}"),
             BuildError::Stopped => write!(f, "stopped"),
+            BuildError::NotSplittable(v) => write!(
+                f,
+                "{v}'s layers cannot be split among machines: play within a layer can cycle \
+                 through all of it (only a game that sows into its stores splits, by row totals)"
+            ),
+            BuildError::MissingLayer(path) => write!(
+                f,
+                "{} is missing: a part of a layer needs every layer below it (build them first)",
+                path.display()
+            ),
+            BuildError::MissingPart(path) => write!(
+                f,
+                "{} is missing: the merge needs every part of the layer",
+                path.display()
+            ),
+            BuildError::PartsDisagree(why) => {
+                write!(f, "the parts do not make up the layer: {why}")
+            }
         }
     }
 }
@@ -332,6 +371,8 @@ struct LayerBuild<'a, S: Spec> {
     /// and in this one (`marking`); by work list, those to look at in this round and the next.
     marked: Vec<AtomicU64>,
     marking: Vec<AtomicU64>,
+    /// The row classes this build solves, by class ([`parts`]); `None`: the whole layer.
+    part: Option<Vec<bool>>,
     game: std::marker::PhantomData<S>,
 }
 
@@ -374,6 +415,7 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
             values: (0..positions).map(|_| AtomicI8::new(0)).collect(),
             marked: (0..words).map(|_| AtomicU64::new(0)).collect(),
             marking: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            part: None,
             game: std::marker::PhantomData,
         }
     }
@@ -434,7 +476,19 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
     }
 
     /// Where each legal move of `pos` leads; `None` if the game is over in `pos`.
+    #[inline]
     fn outcomes(&self, pos: &Position, out: &mut [Outcome; MAX_ROW]) -> Option<usize> {
+        self.outcomes_seeing(pos, out, |_| {})
+    }
+
+    /// [`Self::outcomes`], showing `in_layer` each position of this layer that a move leads to.
+    #[inline]
+    fn outcomes_seeing(
+        &self,
+        pos: &Position,
+        out: &mut [Outcome; MAX_ROW],
+        mut in_layer: impl FnMut(&Position),
+    ) -> Option<usize> {
         let legal = pos.legal_moves_for::<S>();
         if legal.is_empty() {
             return None;
@@ -447,11 +501,21 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
             let sign = if same { 1 } else { -1 };
             let gain = sign * child.captured_margin() - before;
             let located = self.locate(&child);
+            // The value is read once every move is generated: its cache line is on the way.
+            if let Some(index) = located {
+                let layer = child.on_board() as usize;
+                if layer == self.counters as usize {
+                    prefetch(&self.values[index as usize]);
+                } else {
+                    prefetch(&self.lower[layer].values[index as usize]);
+                }
+            }
             *slot = if effect.endless {
                 Outcome::Known(gain + sign * Self::final_future(&child, Ending::EndlessMove))
             } else if let Some(index) = located {
                 let layer = child.on_board() as usize;
                 if layer == self.counters as usize {
+                    in_layer(&child);
                     Outcome::Same { gain, sign, index }
                 } else {
                     Outcome::Lower {
@@ -632,35 +696,49 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
         work: &(dyn Fn(u64, &[u8]) -> bool + Sync),
     ) -> Result<u64, BuildError> {
         let positions = self.positions();
-        let pits = self.variant.rules().pit_count();
         Self::over_chunks(threads, stop, positions.div_ceil(CHUNK), &|taken, board| {
             let mut count = 0;
-            let start = taken * CHUNK;
-            let end = (start + CHUNK).min(positions);
-            let mut index = start;
-            while index < end {
-                // A run of boards of one holder state, by successor.
-                let holder_end = (index / self.boards + 1) * self.boards;
-                let run_end = end.min(holder_end);
-                self.ranking.unrank(
-                    self.counters as usize,
-                    index % self.boards,
-                    &mut board[..pits],
-                );
-                loop {
-                    if work(index, &board[..pits]) {
-                        count += 1;
-                    }
-                    index += 1;
-                    if index >= run_end {
-                        break;
-                    }
-                    Ranking::next(&mut board[..pits]);
+            let looked = self.each_in_chunk(taken, board, |index, board| {
+                if work(index, board) {
+                    count += 1;
                 }
-            }
-            done.fetch_add(end - start, Ordering::Relaxed);
+            });
+            done.fetch_add(looked, Ordering::Relaxed);
             count
         })
+    }
+
+    /// Calls `work` with each position of chunk `taken` in order of index, its board unranked
+    /// into `board`; returns how many positions the chunk has.
+    fn each_in_chunk(
+        &self,
+        taken: u64,
+        board: &mut [u8; MAX_PITS],
+        mut work: impl FnMut(u64, &[u8]),
+    ) -> u64 {
+        let pits = self.variant.rules().pit_count();
+        let start = taken * CHUNK;
+        let end = (start + CHUNK).min(self.positions());
+        let mut index = start;
+        while index < end {
+            // A run of boards of one holder state, by successor.
+            let holder_end = (index / self.boards + 1) * self.boards;
+            let run_end = end.min(holder_end);
+            self.ranking.unrank(
+                self.counters as usize,
+                index % self.boards,
+                &mut board[..pits],
+            );
+            loop {
+                work(index, &board[..pits]);
+                index += 1;
+                if index >= run_end {
+                    break;
+                }
+                Ranking::next(&mut board[..pits]);
+            }
+        }
+        end - start
     }
 
     /// Runs `work` over the positions in `self.marked` on `threads` threads; returns how many
@@ -743,6 +821,19 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
                         changed,
                     })
                 };
+                if self.part.is_some() || self.by_distance_possible(memory) {
+                    if self.solve_by_distance(threads, stop, &done)? {
+                        pass_done(1, positions);
+                        return Ok(1);
+                    }
+                    if self.part.is_some() {
+                        return Err(BuildError::NotSplittable(self.variant));
+                    }
+                    log::warn!(
+                        "tablebase: layer {counters}: a move within the layer does not lower \
+                         the distance to the stores; built again by the general method"
+                    );
+                }
                 self.pass(threads, stop, &done, &|i, b| {
                     self.initial(i, b);
                     false
@@ -838,6 +929,21 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
     }
 }
 
+/// Asks the processor to bring `item`'s cache line in, without waiting for it: a position's
+/// moves lead to scattered values, each a likely cache miss, and they are fetched side by side.
+#[inline(always)]
+fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch is a hint that reads nothing and cannot fault; SSE, which it
+        // needs, is part of every x86_64 processor.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
+}
+
 /// Whether the work list of a layer of `positions` positions may be built in `memory` bytes
 /// (before the moves are counted: the counts alone, and indices that fit the lists).
 fn lists_possible(positions: u64, memory: u64) -> bool {
@@ -858,7 +964,7 @@ mod tests {
 
     /// The work list and the passes over the whole layer reach the same fixpoint: every value of
     /// every layer the same, in every game with tables (each with cycles within its layers but
-    /// Kalah's).
+    /// Kalah's, which is built in order of distance and compared with the passes).
     #[test]
     fn the_work_list_and_whole_passes_give_the_same_tables() {
         for (variant, max) in [
@@ -875,6 +981,50 @@ mod tests {
                 assert_eq!(a.values, b.values, "{variant}, layer {}", a.counters);
             }
         }
+    }
+
+    /// A game of a file that sows into its stores clockwise, capturing 2s and 4s in chains, in
+    /// which a player without counters passes: built in order of distance, and by passes over
+    /// the whole layer, the same.
+    #[test]
+    fn a_layer_by_distance_equals_the_fixpoint_in_a_game_of_a_file() {
+        let variant = mancala_rules::definition::register(
+            "name = \"store-relay-clockwise\"\n\
+             title = \"A clockwise relay game with stores\"\n\
+             pits-per-row = 4\n\
+             start = 3\n\
+             any-total = true\n\
+             direction = \"clockwise\"\n\
+             sow-own-store = true\n\
+             capture-counts = [2, 4]\n\
+             capture-chain = true\n\
+             extra-turn-in-store = true\n\
+             game-ends = \"board-empty\"\n\
+             leftover = \"row-owner\"\n\
+             stores = true\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(has_tables(variant));
+        let max = 10;
+        let layer = layer_header(variant, max);
+        let boards = layer.positions / layer.states as u64;
+        let by_distance = build_in_memory(variant, max);
+        let by_passes = build_in_memory_within(variant, max, 0);
+        for (a, b) in by_distance.iter().zip(&by_passes) {
+            assert_eq!(a.values, b.values, "layer {}", a.counters);
+        }
+        // The largest layer really is built by distance (every move within it in order, not
+        // fallen back on the general method), and not in no memory.
+        let lower = &by_distance[..max as usize];
+        let never = AtomicBool::new(false);
+        mancala_rules::with_spec!(variant, S => {
+            let build = LayerBuild::<S>::new(variant, max, boards, layer.states, lower);
+            assert!(build.by_distance_possible(u64::MAX));
+            assert!(!build.by_distance_possible(0));
+            assert!(build.solve_by_distance(1, &never, &AtomicU64::new(0)).unwrap());
+            let values: Vec<i8> = build.values.into_iter().map(|v| v.into_inner()).collect();
+            assert_eq!(values, by_passes[max as usize].values);
+        });
     }
 
     /// A budget too small for a layer's list (the counts fit, the lists do not) builds that
