@@ -202,10 +202,19 @@ pub fn game_with_choice(text: &str, cannot: &str) -> Result<Variant, String> {
     Ok(variant)
 }
 
-/// The tablebases of directory `path`, read into memory (the tools probe them hard, for long),
-/// with a warning for each file left out.
+/// The tablebases of directory `path`, read into memory where they fit (the tools probe them
+/// hard, for long) and mapped where they do not, with a warning for each file left out.
 pub fn load_tablebases(path: &std::path::Path) -> Result<mancala_tablebase::Tablebases, String> {
-    let loaded = mancala_tablebase::Tablebases::load_in_memory(path).map_err(|e| e.to_string())?;
+    let (loaded, mapped) =
+        mancala_tablebase::Tablebases::load_for_solving(path).map_err(|e| e.to_string())?;
+    if mapped {
+        eprintln!(
+            "{ENGINE_NAME}: the tables in {} ({} MiB) do not fit in 3/4 of the memory \
+             available: mapped, each page read from disk as probes reach it",
+            path.display(),
+            mancala_tablebase::table_bytes(path) >> 20
+        );
+    }
     for refused in &loaded.refused {
         eprintln!("{ENGINE_NAME}: {refused} (left out)");
     }

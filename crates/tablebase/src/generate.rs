@@ -35,7 +35,7 @@ pub use parts::{LayerPart, build_part, merge_parts, part_path};
 
 use super::file::{FileError, layer_path, read_layer, write_layer};
 use super::index::Ranking;
-use super::{Layer, layer_header, mover_board};
+use super::{Layer, available_memory, layer_header, mover_board};
 use mancala_rules::{
     Ending, LastFourRule, Leftover, MAX_PITS, MAX_ROW, OwnEnd, Position, Side, Spec, Variant,
 };
@@ -225,14 +225,6 @@ pub fn build(
 
 /// Memory a layer's work list may take when the system does not say what it has available.
 const DEFAULT_LIST_MEMORY: u64 = 4 << 30;
-
-/// What the system has available now (Linux's `MemAvailable`), in bytes.
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
 
 /// [`build`], with the memory a layer's work list may take: `Some(bytes)`, or `None` for 3/4
 /// of what the system has available when the layer starts. A layer whose list would take more is

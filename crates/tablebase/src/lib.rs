@@ -199,6 +199,32 @@ pub struct Loaded {
     pub refused: Vec<TablebaseError>,
 }
 
+/// What the system has available now (Linux's `MemAvailable`), in bytes.
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The bytes of the table files (`*.mtb`) in `dir`.
+pub fn table_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir).map_or(0, |entries| {
+        entries
+            .filter_map(Result::ok)
+            .filter(|e| e.path().extension().is_some_and(|x| x == "mtb"))
+            .filter_map(|e| e.metadata().ok())
+            .map(|m| m.len())
+            .sum()
+    })
+}
+
+/// Whether tables of `bytes` are read into memory given `available` (unknown: yes): when they
+/// take at most 3/4 of it.
+fn loads_whole(bytes: u64, available: Option<u64>) -> bool {
+    available.is_none_or(|memory| bytes <= memory / 4 * 3)
+}
+
 impl Tablebases {
     /// Loads the tables in `dir`: for each game, its layers from 0 up; a missing layer ends the
     /// game's tables, a refused file (damaged, wrong) is reported and left out. Never a wrong
@@ -215,6 +241,16 @@ impl Tablebases {
     /// part of the tables many times over.
     pub fn load_in_memory(dir: &Path) -> Result<Loaded, TablebaseError> {
         Self::load_as(dir, true)
+    }
+
+    /// The tables of `dir` for a long solve: read into memory ([`Tablebases::load_in_memory`])
+    /// when their files take at most 3/4 of the memory available, otherwise mapped
+    /// ([`Tablebases::load`]), so that tables larger than memory still serve (more slowly, each
+    /// probe of a page not in memory reading it from disk). Returns whether they were mapped.
+    pub fn load_for_solving(dir: &Path) -> Result<(Loaded, bool), TablebaseError> {
+        let mapped = !loads_whole(table_bytes(dir), available_memory());
+        let loaded = Self::load_as(dir, !mapped)?;
+        Ok((loaded, mapped))
     }
 
     fn load_as(dir: &Path, in_memory: bool) -> Result<Loaded, TablebaseError> {
@@ -325,5 +361,21 @@ impl Tablebases {
     /// layer up to it is loaded).
     pub fn max_counters(&self, variant: Variant) -> Option<u32> {
         self.game(variant)?.complete_up_to()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A long solve reads tables into memory up to 3/4 of what is available, maps bigger ones,
+    /// and reads them when the system does not say.
+    #[test]
+    fn tables_are_read_whole_only_where_they_fit() {
+        let gib = 1u64 << 30;
+        assert!(loads_whole(6 * gib, Some(8 * gib)));
+        assert!(!loads_whole(6 * gib + 1, Some(8 * gib)));
+        assert!(!loads_whole(36 * gib, Some(8 * gib)));
+        assert!(loads_whole(36 * gib, None));
     }
 }

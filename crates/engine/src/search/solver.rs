@@ -295,7 +295,19 @@ pub struct Solver<'a, S: Spec> {
     threads: usize,
     /// Set when another thread has answered the probe this one works on.
     race: Option<Arc<AtomicBool>>,
+    /// Cut-offs by each move (by its pit, the pass last), halved as they grow: among moves
+    /// equal otherwise, the one that refuted most often is tried first.
+    history: [u32; HISTORY_SLOTS],
     game: std::marker::PhantomData<S>,
+}
+
+/// One slot a pit of either row, and one for the pass.
+const HISTORY_SLOTS: usize = 2 * MAX_ROW + 1;
+/// Where the history counts are halved: they fit the bits the order gives them.
+const HISTORY_CAP: u32 = (1 << 14) - 1;
+
+fn history_slot(mv: Move) -> usize {
+    mv.pit(MAX_ROW).unwrap_or(2 * MAX_ROW)
 }
 
 impl<'a, S: Spec> Solver<'a, S> {
@@ -316,6 +328,7 @@ impl<'a, S: Spec> Solver<'a, S> {
             other_order: false,
             threads: 1,
             race: None,
+            history: [0; HISTORY_SLOTS],
             game: std::marker::PhantomData,
         }
     }
@@ -826,20 +839,23 @@ impl<'a, S: Spec> Solver<'a, S> {
             }
         };
         // One number per child, the biggest first: the table's move, then (in the usual order)
-        // every extra turn, then the biggest gain, then the pit nearest the store.
+        // every extra turn, then the biggest gain, then the pit nearest the store, then the
+        // move that refuted most often.
         let other_order = self.other_order;
-        let order = |c: &Child| -> i32 {
-            let first = (Some(c.mv) == tt_move) as i32;
-            let turn = c.same_side as i32;
-            let gain = c.gain.clamp(-255, 255) + 256;
-            let near = MAX_ROW as i32 - to_store(c.mv) as i32;
+        let history = &self.history;
+        let order = |c: &Child| -> i64 {
+            let first = (Some(c.mv) == tt_move) as i64;
+            let turn = c.same_side as i64;
+            let gain = c.gain.clamp(-255, 255) as i64 + 256;
+            let near = MAX_ROW as i64 - to_store(c.mv) as i64;
+            let refuted = history[history_slot(c.mv)] as i64;
             if other_order {
-                (first << 24) | ((gain * 4 + turn * 2) << 6) | near
+                (first << 40) | ((gain * 4 + turn * 2) << 20) | (near << 14) | refuted
             } else {
-                (first << 24) | (turn << 20) | (gain << 6) | near
+                (first << 40) | (turn << 36) | (gain << 20) | (near << 14) | refuted
             }
         };
-        let mut keys_for_order = [0i32; MAX_ROW];
+        let mut keys_for_order = [0i64; MAX_ROW];
         for (k, c) in keys_for_order.iter_mut().zip(children.iter()) {
             *k = order(c);
         }
@@ -866,6 +882,7 @@ impl<'a, S: Spec> Solver<'a, S> {
         let mut best_move = None;
         let mut cycle_at = NO_CYCLE;
         for (child, &child_key) in children.iter().zip(keys.iter()) {
+            let child_started = self.nodes;
             let (value, cycled) = if let Some(end) = self.end_value(child) {
                 (end, NO_CYCLE)
             } else {
@@ -905,6 +922,12 @@ impl<'a, S: Spec> Solver<'a, S> {
                 if value > alpha {
                     alpha = value;
                     if alpha >= beta {
+                        let slot = &mut self.history[history_slot(child.mv)];
+                        let size = 64 - (self.nodes - child_started).leading_zeros();
+                        *slot += size * size;
+                        if *slot >= HISTORY_CAP {
+                            self.history.iter_mut().for_each(|h| *h /= 2);
+                        }
                         break;
                     }
                 }
