@@ -17,6 +17,7 @@ use std::time::Instant;
 
 use super::Aborted;
 use super::child::Child;
+use super::eval::evaluate_for;
 use super::keys::future_key_for;
 use mancala_rules::{
     Direction, Ending, LastFourRule, MAX_ROW, Move, MoveEffect, Position, Side, Spec,
@@ -305,6 +306,8 @@ pub struct Solver<'a, S: Spec> {
 const HISTORY_SLOTS: usize = 2 * MAX_ROW + 1;
 /// Where the history counts are halved: they fit the bits the order gives them.
 const HISTORY_CAP: u32 = (1 << 14) - 1;
+/// The static evaluations the order tells apart (beyond them, all alike): 14 bits.
+const EVAL_SPAN: i64 = (1 << 13) - 1;
 
 fn history_slot(mv: Move) -> usize {
     mv.pit(MAX_ROW).unwrap_or(2 * MAX_ROW)
@@ -840,7 +843,9 @@ impl<'a, S: Spec> Solver<'a, S> {
         };
         // One number per child, the biggest first: the table's move, then (in the usual order)
         // every extra turn, then the biggest gain, then the pit nearest the store, then the
-        // move that refuted most often.
+        // static evaluation of the child for the mover, then the move that refuted most often.
+        // Where the store is sown, the pit's distance to it tells every move apart, and the
+        // evaluation is not computed.
         let other_order = self.other_order;
         let history = &self.history;
         let order = |c: &Child| -> i64 {
@@ -848,11 +853,19 @@ impl<'a, S: Spec> Solver<'a, S> {
             let turn = c.same_side as i64;
             let gain = c.gain.clamp(-255, 255) as i64 + 256;
             let near = MAX_ROW as i64 - to_store(c.mv) as i64;
-            let refuted = history[history_slot(c.mv)] as i64;
-            if other_order {
-                (first << 40) | ((gain * 4 + turn * 2) << 20) | (near << 14) | refuted
+            let judged = if rules.sow_own_store {
+                0
             } else {
-                (first << 40) | (turn << 36) | (gain << 20) | (near << 14) | refuted
+                let own = evaluate_for::<S>(&c.pos) as i64;
+                let own = if c.same_side { own } else { -own };
+                own.clamp(-EVAL_SPAN, EVAL_SPAN) + EVAL_SPAN
+            };
+            let refuted = history[history_slot(c.mv)] as i64;
+            let low = (near << 28) | (judged << 14) | refuted;
+            if other_order {
+                (first << 48) | ((gain * 4 + turn * 2) << 34) | low
+            } else {
+                (first << 48) | (turn << 46) | (gain << 34) | low
             }
         };
         let mut keys_for_order = [0i64; MAX_ROW];
