@@ -104,10 +104,12 @@ pub fn build_part(
     }
     let header = layer_header(variant, counters);
     let boards = header.positions / header.states as u64;
+    // About a K-th of the layer, one look each (the classes are dealt out by size).
+    let share = header.positions.div_ceil(part.count.max(1) as u64);
     progress(Event::Started {
         counters,
-        positions: header.positions,
-        expected_work: header.positions,
+        positions: share,
+        expected_work: share,
     });
     let memory = available_memory().unwrap_or(u64::MAX);
     let classes = classes_of(variant, counters, part);
@@ -122,9 +124,10 @@ pub fn build_part(
     let path = part_path(dir, variant, counters, part);
     write_layer(&path, &header, &built.values).map_err(BuildError::File)?;
     let seconds = started.elapsed().as_secs_f64();
+    // The positions this part solved: one look each.
     progress(Event::Finished {
         counters,
-        positions: header.positions,
+        positions: built.work,
         passes: built.passes,
         work: built.work,
         seconds,
