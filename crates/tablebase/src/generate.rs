@@ -350,6 +350,20 @@ pub fn build_in_memory_within(variant: Variant, max: u32, list_memory: u64) -> V
     layers
 }
 
+/// The distance to the stores that one counter in each pit adds, if the game has one.
+fn store_steps(variant: Variant) -> Option<[u32; MAX_PITS]> {
+    let rules = variant.rules();
+    let mut steps = [0; MAX_PITS];
+    let mut alone = [0u8; MAX_PITS];
+    let pits = rules.pit_count();
+    for (pit, step) in steps[..pits].iter_mut().enumerate() {
+        alone[pit] = 1;
+        *step = rules.distance_to_stores(&alone[..pits])?;
+        alone[pit] = 0;
+    }
+    Some(steps)
+}
+
 /// The work of building one layer of the game `S`.
 struct LayerBuild<'a, S: Spec> {
     variant: Variant,
@@ -365,6 +379,10 @@ struct LayerBuild<'a, S: Spec> {
     marking: Vec<AtomicU64>,
     /// The row classes this build solves, by class ([`parts`]); `None`: the whole layer.
     part: Option<Vec<bool>>,
+    /// What a counter in each pit adds to the distance to the stores
+    /// ([`mancala_rules::Rules::distance_to_stores`] of a board of that one counter), in a game
+    /// that has one: the sum is the build's sort key, computed for every position and move.
+    store_steps: Option<[u32; MAX_PITS]>,
     game: std::marker::PhantomData<S>,
 }
 
@@ -404,10 +422,12 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
             states,
             lower,
             ranking: Ranking::new(variant.rules().pit_count()),
-            values: (0..positions).map(|_| AtomicI8::new(0)).collect(),
+            // Read at random by every look: on huge pages where the system gives them.
+            values: crate::huge_pages::zeroed(positions as usize),
             marked: (0..words).map(|_| AtomicU64::new(0)).collect(),
             marking: (0..words).map(|_| AtomicU64::new(0)).collect(),
             part: None,
+            store_steps: store_steps(variant),
             game: std::marker::PhantomData,
         }
     }

@@ -32,3 +32,34 @@ pub fn advise<T>(memory: &[T]) {
     #[cfg(not(target_os = "linux"))]
     let _ = memory;
 }
+
+/// Types whose all-zero bytes are a valid value (zero): what [`zeroed`] may hand out.
+///
+/// # Safety
+/// Implement only for types for which all-zero bytes are a valid value.
+pub unsafe trait Zeroable {}
+// SAFETY: an atomic integer of zero bytes holds 0.
+unsafe impl Zeroable for std::sync::atomic::AtomicU64 {}
+// SAFETY: as above.
+unsafe impl Zeroable for std::sync::atomic::AtomicI8 {}
+
+/// `len` zeroed values, on huge pages where the system gives them. Zeroed by the allocator, a
+/// big vector comes as untouched zero pages, so the advice applies before the first touch
+/// (writing the zeros would touch every page first).
+pub fn zeroed<T: Zeroable>(len: usize) -> Vec<T> {
+    use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
+    if len == 0 {
+        return Vec::new();
+    }
+    let layout = Layout::array::<T>(len).expect("a vector within the address space");
+    // SAFETY: the layout is not empty (`len` ≥ 1, and the types are not zero-sized).
+    let memory = unsafe { alloc_zeroed(layout) }.cast::<T>();
+    if memory.is_null() {
+        handle_alloc_error(layout);
+    }
+    // SAFETY: `memory` holds `len` values of `T` allocated by the global allocator with this
+    // layout, and all-zero bytes are a valid `T` (`Zeroable`).
+    let values = unsafe { Vec::from_raw_parts(memory, len, len) };
+    advise(&values);
+    values
+}

@@ -7,9 +7,10 @@
 /// [`Ranking::MAX_COUNTERS`].
 pub struct Ranking {
     pits: usize,
-    /// `ways[r * (pits + 1) + m]`: the number of compositions of `r` into `m` parts (one flat
-    /// array: ranking is the generator's inner loop).
-    ways: Vec<u64>,
+    /// `ways[m][r]`: the number of compositions of `r` into `m` parts. Ranking is the
+    /// generator's inner loop: each pit reads one column, fixed-size so that it needs no
+    /// index arithmetic beyond an offset.
+    ways: Vec<[u64; Ranking::MAX_COUNTERS + 1]>,
 }
 
 impl Ranking {
@@ -19,13 +20,12 @@ impl Ranking {
     /// The ranking of boards of `pits` pits (at most 24).
     pub fn new(pits: usize) -> Ranking {
         // ways(r, m) = ways(r, m - 1) (the first pit empty) + ways(r - 1, m) (one more in it).
-        let stride = pits + 1;
-        let mut ways = vec![0u64; stride * (Self::MAX_COUNTERS + 1)];
-        ways[0] = 1;
+        let mut ways = vec![[0u64; Self::MAX_COUNTERS + 1]; pits + 1];
+        ways[0][0] = 1;
         for r in 0..=Self::MAX_COUNTERS {
             for m in 1..=pits {
-                let above = if r > 0 { ways[(r - 1) * stride + m] } else { 0 };
-                ways[r * stride + m] = ways[r * stride + m - 1].saturating_add(above);
+                let above = if r > 0 { ways[m][r - 1] } else { 0 };
+                ways[m][r] = ways[m - 1][r].saturating_add(above);
             }
         }
         Ranking { pits, ways }
@@ -34,7 +34,7 @@ impl Ranking {
     /// Compositions of `r` counters into `m` pits.
     #[inline]
     fn ways(&self, r: usize, m: usize) -> u64 {
-        self.ways[r * (self.pits + 1) + m]
+        self.ways[m][r]
     }
 
     /// The number of boards with `n` counters (saturating at `u64::MAX`).
@@ -48,10 +48,13 @@ impl Ranking {
         debug_assert_eq!(board.len(), self.pits);
         let mut left: usize = board.iter().map(|&c| c as usize).sum();
         let mut rank = 0;
-        for (i, &count) in board[..self.pits - 1].iter().enumerate() {
-            let m = self.pits - i;
+        // Pit i has m = pits - i pits from it on: columns pits down to 2.
+        for (&count, column) in board[..self.pits - 1]
+            .iter()
+            .zip(self.ways[2..=self.pits].iter().rev())
+        {
             // Boards whose pit i holds fewer: ways(left, m) - ways(left - count, m).
-            rank += self.ways(left, m) - self.ways(left - count as usize, m);
+            rank += column[left] - column[left - count as usize];
             left -= count as usize;
         }
         rank

@@ -132,8 +132,7 @@ impl SolverTable {
             .max(256)
             / 2;
         let len = (buckets + 1) * 2 * BUCKET_SLOTS;
-        let words = zeroed_words(len);
-        mancala_tablebase::huge_pages::advise(&words);
+        let words = mancala_tablebase::huge_pages::zeroed::<AtomicU64>(len);
         let misalignment = (words.as_ptr() as usize / 8) % (2 * BUCKET_SLOTS);
         SolverTable {
             start: (2 * BUCKET_SLOTS - misalignment) % (2 * BUCKET_SLOTS),
@@ -238,21 +237,6 @@ impl SolverTable {
         bucket[2 * slot].store(key ^ data, Ordering::Relaxed);
         bucket[2 * slot + 1].store(data, Ordering::Relaxed);
     }
-}
-
-/// `len` atomic words holding 0, zeroed by the allocator: a big table comes as untouched zero
-/// pages (writing the zeros would touch every page before the huge-page advice can apply).
-fn zeroed_words(len: usize) -> Vec<AtomicU64> {
-    use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
-    let layout = Layout::array::<AtomicU64>(len.max(1)).expect("a table within the address space");
-    // SAFETY: the layout is not empty.
-    let memory = unsafe { alloc_zeroed(layout) }.cast::<AtomicU64>();
-    if memory.is_null() {
-        handle_alloc_error(layout);
-    }
-    // SAFETY: `memory` was allocated by the global allocator with the layout of `len.max(1)`
-    // words, and all-zero bytes are a valid `AtomicU64` (holding 0).
-    unsafe { Vec::from_raw_parts(memory, len.max(1), len.max(1)) }
 }
 
 /// A bound on a value as a bound on what the board yields beyond the captured `margin`; the

@@ -8,6 +8,10 @@
 //! passes that generate no moves. Positions at one distance do not depend on each other and are
 //! shared out among the threads.
 //!
+//! The order holds each position's board packed into a word where it fits (and its index where
+//! not): a position is then read back by ranking its board, which costs far less than
+//! unranking its index.
+//!
 //! Every look checks that its moves within the layer do lead nearer, and stay among the
 //! positions with the same row totals (the hand never leaves the mover's row): a game that broke
 //! the promise would have its layer built again by the general method. The row totals split a
@@ -20,10 +24,51 @@ use super::{BuildError, CHUNK, LayerBuild, NOT_SOLVED, Outcome};
 use mancala_rules::{Ending, MAX_PITS, MAX_ROW, Spec};
 
 /// A layer's positions in order of distance: `order[starts[d]..starts[d + 1]]` are those at
-/// distance `d`, each run in order of index.
+/// distance `d`, each run in order of index. Each entry is the position's board and state
+/// packed by `packing`, or without one its index.
 struct ByDistance {
-    order: Vec<AtomicU32>,
+    order: Vec<AtomicU64>,
     starts: Vec<u64>,
+    packing: Option<Packing>,
+}
+
+/// A board and its state in one word: each pit's count in `width` bits, the state above them.
+#[derive(Clone, Copy)]
+struct Packing {
+    width: u32,
+    pits: usize,
+}
+
+impl Packing {
+    /// The packing of boards of `pits` pits holding `counters` in `states` states, if they fit.
+    fn new(pits: usize, counters: u32, states: u32) -> Option<Packing> {
+        let width = u32::BITS - counters.leading_zeros();
+        let state_bits = u32::BITS - states.saturating_sub(1).leading_zeros();
+        (pits as u32 * width.max(1) + state_bits <= u64::BITS).then_some(Packing {
+            width: width.max(1),
+            pits,
+        })
+    }
+
+    #[inline]
+    fn pack(self, state: u64, board: &[u8]) -> u64 {
+        let packed = board
+            .iter()
+            .rev()
+            .fold(0u64, |word, &count| (word << self.width) | count as u64);
+        packed | state << (self.pits as u32 * self.width)
+    }
+
+    /// The state, with the board written into `board`.
+    #[inline]
+    fn unpack(self, mut word: u64, board: &mut [u8]) -> u64 {
+        let mask = (1u64 << self.width) - 1;
+        for pit in board[..self.pits].iter_mut() {
+            *pit = (word & mask) as u8;
+            word >>= self.width;
+        }
+        word
+    }
 }
 
 impl<S: Spec> LayerBuild<'_, S> {
@@ -43,7 +88,7 @@ impl<S: Spec> LayerBuild<'_, S> {
 
     /// The bytes the sort takes: the order, and a count a distance for every chunk.
     fn order_bytes(positions: u64, distances: usize) -> u64 {
-        positions * 4 + positions.div_ceil(CHUNK) * distances as u64 * 4
+        positions * 8 + positions.div_ceil(CHUNK) * distances as u64 * 4
     }
 
     /// The class of a board: the smaller of its two row totals. Moves within the layer keep both
@@ -65,14 +110,19 @@ impl<S: Spec> LayerBuild<'_, S> {
     /// where the mover's row (the first of the mover's view `pits`) is empty. A pass keeps the
     /// distance and leads to a mover whose row is not empty; every other move within the layer
     /// lowers the distance.
+    #[inline]
     fn distance(&self, pits: &[u8]) -> usize {
-        let rules = self.variant.rules();
-        let distance = rules
-            .distance_to_stores(pits)
-            .expect("solved by distance only where the game has one")
-            as usize;
-        let must_pass = pits[..rules.pits_per_row].iter().all(|&c| c == 0);
-        2 * distance + must_pass as usize
+        let steps = self
+            .store_steps
+            .as_ref()
+            .expect("solved by distance only where the game has one");
+        let distance: u32 = pits
+            .iter()
+            .zip(steps.iter())
+            .map(|(&count, &step)| count as u32 * step)
+            .sum();
+        let must_pass = pits[..pits.len() / 2].iter().all(|&c| c == 0);
+        2 * distance as usize + must_pass as usize
     }
 
     /// Solves the layer in order of distance, counting each look into `done`. Returns false,
@@ -93,13 +143,22 @@ impl<S: Spec> LayerBuild<'_, S> {
             Self::over_chunks(threads, stop, chunks, &|taken, board| {
                 let piece =
                     &run[(taken * CHUNK) as usize..run.len().min(((taken + 1) * CHUNK) as usize)];
-                for index in piece {
-                    let index = index.load(Ordering::Relaxed) as u64;
-                    self.ranking.unrank(
-                        self.counters as usize,
-                        index % self.boards,
-                        &mut board[..pits],
-                    );
+                for entry in piece {
+                    let entry = entry.load(Ordering::Relaxed);
+                    let index = match sorted.packing {
+                        Some(packing) => {
+                            let state = packing.unpack(entry, &mut board[..pits]);
+                            state * self.boards + self.ranking.rank(&board[..pits])
+                        }
+                        None => {
+                            self.ranking.unrank(
+                                self.counters as usize,
+                                entry % self.boards,
+                                &mut board[..pits],
+                            );
+                            entry
+                        }
+                    };
                     if !self.settle(index, &board[..pits], distance) {
                         broken.store(true, Ordering::Relaxed);
                     }
@@ -186,7 +245,8 @@ impl<S: Spec> LayerBuild<'_, S> {
         }
         starts.push(total);
 
-        let order: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
+        let packing = Packing::new(self.variant.rules().pit_count(), self.counters, self.states);
+        let order: Vec<AtomicU64> = (0..total).map(|_| AtomicU64::new(0)).collect();
         Self::over_chunks(threads, stop, chunks, &|taken, board| {
             let mut next: Vec<u64> = (0..distances)
                 .map(|d| starts[d] + counts[at(taken, d)].load(Ordering::Relaxed) as u64)
@@ -196,11 +256,40 @@ impl<S: Spec> LayerBuild<'_, S> {
                     return;
                 }
                 let slot = &mut next[self.distance(board)];
-                order[*slot as usize].store(index as u32, Ordering::Relaxed);
+                let entry = match packing {
+                    Some(packing) => packing.pack(index / self.boards, board),
+                    None => index,
+                };
+                order[*slot as usize].store(entry, Ordering::Relaxed);
                 *slot += 1;
             });
             0
         })?;
-        Ok(ByDistance { order, starts })
+        Ok(ByDistance {
+            order,
+            starts,
+            packing,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Packing;
+
+    #[test]
+    fn a_packed_board_and_state_unpack_as_they_were() {
+        // Kalah's layer of 20: 12 pits of 5 bits, one state.
+        let packing = Packing::new(12, 20, 1).expect("60 bits fit a word");
+        let board = [20, 0, 3, 31, 1, 0, 0, 7, 9, 2, 0, 16];
+        let mut back = [0u8; 12];
+        assert_eq!(packing.unpack(packing.pack(0, &board), &mut back), 0);
+        assert_eq!(back, board);
+        // Three states take two bits more, and one more counter a bit a pit.
+        let packing = Packing::new(12, 30, 3).expect("62 bits fit a word");
+        assert_eq!(packing.unpack(packing.pack(2, &board), &mut back), 2);
+        assert_eq!(back, board);
+        assert!(Packing::new(12, 32, 1).is_none(), "72 bits do not fit");
+        assert!(Packing::new(14, 31, 2).is_none(), "71 bits do not fit");
     }
 }
