@@ -31,6 +31,9 @@ pub const MAX_SOLVE_PLY: usize = 4_000;
 const PROGRESS_PLIES: u32 = 12;
 /// Nodes between looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 4096;
+/// How many counters above the tables a position must hold for its children's entries to be
+/// read before any is searched, when it has none of its own.
+const ETC_ABOVE_TABLES: u32 = 8;
 /// No cycle closed on a position above.
 const NO_CYCLE: u32 = u32::MAX;
 
@@ -878,7 +881,50 @@ impl<'a, S: Spec> Solver<'a, S> {
         let mut best = LOWEST;
         let mut best_move = None;
         let mut cycle_at = NO_CYCLE;
-        for (child, &child_key) in children.iter().zip(keys.iter()) {
+        // Enhanced transposition cut-off: a child whose proven bounds already refute the window
+        // ends the search before any child is searched (a child that repeats a position of the
+        // line is not its own value there, and is left to the search). Children within the
+        // tables have no entries: they are not looked for.
+        let within_tables = self
+            .tablebases
+            .and_then(|tb| tb.max_counters(pos.variant()))
+            .unwrap_or(0);
+        let refuting = children
+            .iter()
+            .zip(keys.iter())
+            .filter(|_| entry.is_some() || pos.on_board() > within_tables + ETC_ABOVE_TABLES)
+            .find_map(|(child, &child_key)| {
+                let start = if child.captured() {
+                    self.line.len()
+                } else {
+                    since_capture
+                };
+                if child.endless()
+                    || child.pos.on_board() <= within_tables
+                    || self.line[start..].contains(&child_key)
+                {
+                    return None;
+                }
+                let n = rules.pits_per_row;
+                let bounds = self
+                    .table
+                    .probe(child_key, n, child.pos.captured_margin())?;
+                let value = if child.same_side {
+                    bounds.lo
+                } else {
+                    -bounds.hi
+                };
+                (value >= beta).then_some((child.mv, value))
+            });
+        if let Some((mv, value)) = refuting {
+            best = value;
+            best_move = Some(mv);
+        }
+        for (child, &child_key) in children
+            .iter()
+            .zip(keys.iter())
+            .take(if refuting.is_some() { 0 } else { count })
+        {
             let child_started = self.nodes;
             let (value, cycled) = if let Some(end) = self.end_value(child) {
                 (end, NO_CYCLE)
