@@ -286,6 +286,8 @@ pub struct Solver<'a, S: Spec> {
     /// Cut-offs by each move (by its pit, the pass last), halved as they grow: among moves
     /// equal otherwise, the one that refuted most often is tried first.
     history: [u32; HISTORY_SLOTS],
+    /// [`Solver::within_tables`], once looked up.
+    tables_reach: Option<u32>,
     game: std::marker::PhantomData<S>,
 }
 
@@ -319,6 +321,7 @@ impl<'a, S: Spec> Solver<'a, S> {
             threads: 1,
             race: None,
             history: [0; HISTORY_SLOTS],
+            tables_reach: None,
             game: std::marker::PhantomData,
         }
     }
@@ -708,6 +711,17 @@ impl<'a, S: Spec> Solver<'a, S> {
         })
     }
 
+    /// Positions with at most this many counters on the board are in the tables (0 without
+    /// them), looked up once: a solver searches one game.
+    fn within_tables(&mut self, pos: &Position) -> u32 {
+        let tablebases = self.tablebases;
+        *self.tables_reach.get_or_insert_with(|| {
+            tablebases
+                .and_then(|tb| tb.max_counters(pos.variant()))
+                .unwrap_or(0)
+        })
+    }
+
     fn poll(&mut self) -> Result<(), Aborted> {
         self.nodes += 1;
         if self.limits.nodes.is_some_and(|n| self.nodes > n) {
@@ -885,14 +899,12 @@ impl<'a, S: Spec> Solver<'a, S> {
         // ends the search before any child is searched (a child that repeats a position of the
         // line is not its own value there, and is left to the search). Children within the
         // tables have no entries: they are not looked for.
-        let within_tables = self
-            .tablebases
-            .and_then(|tb| tb.max_counters(pos.variant()))
-            .unwrap_or(0);
+        let within_tables = self.within_tables(pos);
+        let cut_first = entry.is_some() || pos.on_board() > within_tables + ETC_ABOVE_TABLES;
         let refuting = children
             .iter()
             .zip(keys.iter())
-            .filter(|_| entry.is_some() || pos.on_board() > within_tables + ETC_ABOVE_TABLES)
+            .filter(|_| cut_first)
             .find_map(|(child, &child_key)| {
                 let start = if child.captured() {
                     self.line.len()

@@ -56,7 +56,11 @@ impl Packing {
             .iter()
             .rev()
             .fold(0u64, |word, &count| (word << self.width) | count as u64);
-        packed | state << (self.pits as u32 * self.width)
+        // A board that fills the word has one state, 0, and nothing to shift in.
+        packed
+            | state
+                .checked_shl(self.pits as u32 * self.width)
+                .unwrap_or(0)
     }
 
     /// The state, with the board written into `board`.
@@ -289,6 +293,13 @@ mod tests {
         let packing = Packing::new(12, 30, 3).expect("62 bits fit a word");
         assert_eq!(packing.unpack(packing.pack(2, &board), &mut back), 2);
         assert_eq!(back, board);
+        // A board that fills the word exactly: 16 pits of 4 bits, one state.
+        let packing = Packing::new(16, 15, 1).expect("64 bits fit a word");
+        let full = [15u8; 16];
+        let mut back = [0u8; 16];
+        assert_eq!(packing.unpack(packing.pack(0, &full), &mut back), 0);
+        assert_eq!(back, full);
+        assert!(Packing::new(16, 15, 2).is_none(), "65 bits do not fit");
         assert!(Packing::new(12, 32, 1).is_none(), "72 bits do not fit");
         assert!(Packing::new(14, 31, 2).is_none(), "71 bits do not fit");
     }
