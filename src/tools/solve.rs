@@ -46,7 +46,8 @@ pub struct Solve {
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     progress: f64,
     /// Once proven, prove the value again another way and fail unless both agree: a fresh
-    /// table, moves among equals in the other order, one probe on each side of the value
+    /// table, the other search (proof numbers after alpha-beta, alpha-beta with moves among
+    /// equals in the other order after proof numbers), one probe on each side of the value
     /// instead of the search for it; and every position of the line within the tables solved
     /// again without them.
     #[arg(long)]
@@ -55,6 +56,11 @@ pub struct Solve {
     /// table, the first answer taken.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
+    /// Search each probe by proof numbers on the first thread (further threads by alpha-beta,
+    /// over the same table of proven bounds), with a second table of --hash MiB for the
+    /// numbers of positions not yet settled.
+    #[arg(long)]
+    proof_numbers: bool,
 }
 
 /// What a second proof found.
@@ -117,6 +123,7 @@ impl Solve {
             std::thread::spawn(move || watch(every, started, &proven, &nodes, &done))
         });
         let (hash, node_limit, verify) = (self.hash as usize, self.nodes, self.verify);
+        let proof_numbers = self.proof_numbers;
         let threads = super::threads_or_every_core(self.threads);
         let deadline = time_limit.map(|t| started + t);
         let (probe_proven, probe_nodes) = (Arc::clone(&proven), Arc::clone(&nodes_so_far));
@@ -139,6 +146,9 @@ impl Solve {
                         limits,
                     )
                     .with_threads(threads);
+                    if proof_numbers {
+                        solver = solver.with_proof_numbers(hash);
+                    }
                     let value = solver.value_with(&pos, None, &mut |probe| {
                         let mut proven = probe_proven.lock().unwrap_or_else(|p| p.into_inner());
                         if probe.at_least {
@@ -165,6 +175,7 @@ impl Solve {
                             hash,
                             tablebases.as_ref(),
                             limits,
+                            !proof_numbers,
                         )),
                         _ => None,
                     };
@@ -236,21 +247,28 @@ impl Solve {
     }
 }
 
-/// Proves `solution`'s value of `pos` again another way (see `--verify`), checks that its line
-/// is legal, and solves each position of the line within the tables again without them.
+/// Proves `solution`'s value of `pos` again another way (see `--verify`): by proof numbers if
+/// `by_proof_numbers`, else by alpha-beta in the other order. Checks that its line is legal,
+/// and solves each position of the line within the tables again without them.
 fn verify_solution<S: Spec>(
     pos: &Position,
     solution: &Solution,
     hash: usize,
     tablebases: Option<&Tablebases>,
     limits: SolveLimits,
+    by_proof_numbers: bool,
 ) -> Result<Verified, String> {
     let started = Instant::now();
     let rule = LastFourRule::default();
     let value = solution.value;
     let stopped = |_| "the verification was stopped by the limits".to_string();
     let table = SolverTable::new(hash);
-    let mut solver = Solver::<S>::new(&table, tablebases, rule, limits).with_other_order();
+    let mut solver = Solver::<S>::new(&table, tablebases, rule, limits);
+    solver = if by_proof_numbers {
+        solver.with_proof_numbers(hash)
+    } else {
+        solver.with_other_order()
+    };
     let at_least = solver.at_least(pos, value).map_err(stopped)?;
     let above = solver.at_least(pos, value + 1).map_err(stopped)?;
     if !at_least || above {

@@ -19,12 +19,16 @@ fn position(variant: Variant, text: &str) -> Position {
     Position::from_position_string(variant, text).unwrap()
 }
 
-/// The solver's value of each legal move of `pos`.
-fn solver_move_values(pos: &Position) -> Vec<(Move, i32)> {
+/// The solver's value of each legal move of `pos` (its probes by proof numbers or by
+/// alpha-beta).
+fn solver_move_values(pos: &Position, proof_numbers: bool) -> Vec<(Move, i32)> {
     let table = SolverTable::new(8);
     mancala_rules::with_spec!(pos.variant(), S => {
         let mut solver =
             Solver::<S>::new(&table, None, LastFourRule::default(), SolveLimits::NONE);
+        if proof_numbers {
+            solver = solver.with_proof_numbers(1);
+        }
         pos.legal_moves()
             .iter()
             .map(|&mv| (mv, solver.move_value(pos, mv).unwrap()))
@@ -45,7 +49,12 @@ fn solved(variant: Variant, text: &str) -> i32 {
 
 #[test]
 fn the_solver_agrees_with_a_naive_minimax() {
-    with_big_stack(solver_agrees_with_a_naive_minimax);
+    with_big_stack(|| solver_agrees_with_a_naive_minimax(false));
+}
+
+#[test]
+fn proof_number_search_agrees_with_a_naive_minimax() {
+    with_big_stack(|| solver_agrees_with_a_naive_minimax(true));
 }
 
 /// Nodes the naive minimax may spend on a position before the position is passed over. The
@@ -55,8 +64,8 @@ fn naive_budget(variant: Variant) -> u64 {
     if relays(variant) { 3_000 } else { 20_000 }
 }
 
-fn solver_agrees_with_a_naive_minimax() {
-    let mut rng = SplitMix64::new(15);
+fn solver_agrees_with_a_naive_minimax(proof_numbers: bool) {
+    let mut rng = SplitMix64::new(15 + proof_numbers as u64);
     for variant in [
         Variant::MangalaII,
         Variant::AlManqala,
@@ -80,15 +89,22 @@ fn solver_agrees_with_a_naive_minimax() {
                 .map(|(mv, v)| (mv.map_or(Move::PASS, |pit| Move::from_pit(pit, n)), v))
                 .collect();
             let pos = position(variant, &text);
-            assert_eq!(solver_move_values(&pos), naive, "{variant} {text}");
+            assert_eq!(
+                solver_move_values(&pos, proof_numbers),
+                naive,
+                "{variant} {text}"
+            );
             // The solution's move (found by probes against the value) is one the naive
             // minimax gives the best value.
             if let Some(&(_, best)) = naive.iter().max_by_key(|(_, v)| *v) {
                 let table = SolverTable::new(8);
                 let solution = mancala_rules::with_spec!(variant, S => {
-                    Solver::<S>::new(&table, None, LastFourRule::default(), SolveLimits::NONE)
-                        .solve(&pos)
-                        .unwrap()
+                    let mut solver =
+                        Solver::<S>::new(&table, None, LastFourRule::default(), SolveLimits::NONE);
+                    if proof_numbers {
+                        solver = solver.with_proof_numbers(1);
+                    }
+                    solver.solve(&pos).unwrap()
                 });
                 assert_eq!(solution.value, best, "{variant} {text}");
                 let chosen = solution.best.expect("a position with moves has a best one");
@@ -267,7 +283,7 @@ fn the_smaller_of_two_losing_margins() {
 fn a_draw_rather_than_a_small_loss() {
     // A draws; C loses by 4.
     let pos = position(Variant::MangalaII, "1-0-1-0-0-0-1-0-0-0-0-1-34-34-S");
-    let values = solver_move_values(&pos);
+    let values = solver_move_values(&pos, false);
     let mv = |name: &str| name.parse::<Move>().unwrap();
     assert_eq!(values, vec![(mv("A"), 0), (mv("C"), -4)]);
     picks_the_best_margin(

@@ -42,6 +42,8 @@ pub unsafe trait Zeroable {}
 unsafe impl Zeroable for std::sync::atomic::AtomicU64 {}
 // SAFETY: as above.
 unsafe impl Zeroable for std::sync::atomic::AtomicI8 {}
+// SAFETY: as above.
+unsafe impl Zeroable for u64 {}
 
 /// `len` zeroed values, on huge pages where the system gives them. Zeroed by the allocator, a
 /// big vector comes as untouched zero pages, so the advice applies before the first touch

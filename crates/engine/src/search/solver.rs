@@ -24,6 +24,9 @@ use mancala_rules::{
 };
 use mancala_tablebase::Tablebases;
 
+mod proof_numbers;
+pub use proof_numbers::ProofTable;
+
 /// Lines longer than this are given up (a cycle or a capture ends every line long before, in
 /// the positions the solver is meant for).
 pub const MAX_SOLVE_PLY: usize = 4_000;
@@ -288,6 +291,9 @@ pub struct Solver<'a, S: Spec> {
     history: [u32; HISTORY_SLOTS],
     /// [`Solver::within_tables`], once looked up.
     tables_reach: Option<u32>,
+    /// With it, this thread searches each probe by proof numbers (see
+    /// [`Solver::with_proof_numbers`]).
+    proof_table: Option<ProofTable>,
     game: std::marker::PhantomData<S>,
 }
 
@@ -322,6 +328,7 @@ impl<'a, S: Spec> Solver<'a, S> {
             race: None,
             history: [0; HISTORY_SLOTS],
             tables_reach: None,
+            proof_table: None,
             game: std::marker::PhantomData,
         }
     }
@@ -334,6 +341,14 @@ impl<'a, S: Spec> Solver<'a, S> {
         self
     }
 
+    /// The solver searching each probe of the root by proof numbers on its own thread, with a
+    /// table of `mib` MiB for the numbers of positions not yet settled (further threads still
+    /// search by alpha-beta, over the same table of proven bounds).
+    pub fn with_proof_numbers(mut self, mib: usize) -> Self {
+        self.proof_table = Some(ProofTable::new(mib));
+        self
+    }
+
     /// The solver searching each probe of the root with `threads` threads over the shared
     /// table (each further thread trying moves in the other order, so that they go different
     /// ways and each finds the other's proofs in the table); the first answer is the probe's.
@@ -342,11 +357,12 @@ impl<'a, S: Spec> Solver<'a, S> {
         self
     }
 
-    /// Whether the value of `pos` is at least `bound`, by one null-window search.
+    /// Whether the value of `pos` is at least `bound`, by one null-window search (by proof
+    /// numbers, with them).
     pub fn at_least(&mut self, pos: &Position, bound: i32) -> Result<bool, Aborted> {
         self.line.clear();
         let key = future_key_for::<S>(pos);
-        Ok(self.search(pos, key, bound - 1, bound, 0, 0)?.value >= bound)
+        Ok(self.search_root(pos, key, bound)? >= bound)
     }
 
     pub fn nodes(&self) -> u64 {
@@ -444,7 +460,7 @@ impl<'a, S: Spec> Solver<'a, S> {
         self.line.clear();
         self.line.extend_from_slice(line);
         if self.threads <= 1 {
-            return Ok(self.search(pos, key, beta - 1, beta, line.len(), 0)?.value);
+            return self.search_root(pos, key, beta);
         }
         let race = Arc::new(AtomicBool::new(false));
         let (table, tablebases, rule) = (self.table, self.tablebases, self.rule);
@@ -473,10 +489,10 @@ impl<'a, S: Spec> Solver<'a, S> {
                 })
                 .collect();
             self.race = Some(Arc::clone(&race));
-            let mine = self.search(pos, key, beta - 1, beta, line.len(), 0);
+            let mine = self.search_root(pos, key, beta);
             race.store(true, Ordering::Relaxed);
             self.race = None;
-            let mut answer = mine.map(|found| found.value);
+            let mut answer = mine;
             for helper in helpers {
                 if let Ok((found, nodes, tb_hits)) = helper.join() {
                     self.nodes += nodes;
@@ -488,6 +504,15 @@ impl<'a, S: Spec> Solver<'a, S> {
             }
             answer
         })
+    }
+
+    /// This thread's search of the root at `beta`, the line already in `self.line`.
+    fn search_root(&mut self, pos: &Position, key: u64, beta: i32) -> Result<i32, Aborted> {
+        if self.proof_table.is_some() {
+            return self.prove_root(pos, key, beta);
+        }
+        let ply = self.line.len();
+        Ok(self.search(pos, key, beta - 1, beta, ply, 0)?.value)
     }
 
     /// The key by which the solver tells positions apart on a line (see
