@@ -49,7 +49,7 @@ pub struct Solve {
     /// table, the other search (proof numbers after alpha-beta, alpha-beta with moves among
     /// equals in the other order after proof numbers), one probe on each side of the value
     /// instead of the search for it; and every position of the line within the tables solved
-    /// again without them.
+    /// again without them. By proof numbers it takes up to twice --hash.
     #[arg(long)]
     verify: bool,
     /// Threads (default: every core): each probe of the root searched by all of them over one
