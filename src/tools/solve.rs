@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use mancala_engine::search::solver::{
-    MAX_SOLVER_TABLE_MIB, Solution, SolveLimits, Solver, SolverTable,
+    MAX_SOLVER_TABLE_MIB, ProbeAnswer, Solution, SolveLimits, Solver, SolverTable,
 };
 use mancala_rules::{LastFourRule, Position, Spec, Variant};
 use mancala_tablebase::Tablebases;
@@ -61,7 +61,18 @@ pub struct Solve {
     /// numbers of positions not yet settled.
     #[arg(long)]
     proof_numbers: bool,
+    /// Nodes each probe may first spend, per thread (0: no budget). A probe that spends them
+    /// unanswered is left open while bounds at growing distances beside it are probed, and
+    /// comes back with twice the budget once those have run out too: a long search stopped
+    /// early then reports bounds close around the value instead of stalling on its hardest
+    /// probe.
+    #[arg(long, value_name = "NODES", default_value_t = DEFAULT_PROBE_BUDGET)]
+    probe_budget: u64,
 }
+
+/// The first node budget of a probe, per thread: ten to twenty seconds' search, more than the
+/// hardest probe of the README's examples takes (so they are searched as without budgets).
+const DEFAULT_PROBE_BUDGET: u64 = 1 << 26;
 
 /// What a second proof found.
 struct Verified {
@@ -123,7 +134,7 @@ impl Solve {
             std::thread::spawn(move || watch(every, started, &proven, &nodes, &done))
         });
         let (hash, node_limit, verify) = (self.hash as usize, self.nodes, self.verify);
-        let proof_numbers = self.proof_numbers;
+        let (proof_numbers, probe_budget) = (self.proof_numbers, self.probe_budget);
         let threads = super::threads_or_every_core(self.threads);
         let deadline = time_limit.map(|t| started + t);
         let (probe_proven, probe_nodes) = (Arc::clone(&proven), Arc::clone(&nodes_so_far));
@@ -149,20 +160,26 @@ impl Solve {
                     if proof_numbers {
                         solver = solver.with_proof_numbers(hash);
                     }
+                    if probe_budget > 0 {
+                        solver = solver.with_probe_budget(probe_budget);
+                    }
                     let value = solver.value_with(&pos, None, &mut |probe| {
                         let mut proven = probe_proven.lock().unwrap_or_else(|p| p.into_inner());
-                        if probe.at_least {
-                            proven.lo = proven.lo.max(probe.bound);
-                        } else {
-                            proven.hi = proven.hi.min(probe.bound - 1);
-                        }
-                        println!(
-                            "  value {} {}: {:.3} s, {} nodes",
-                            if probe.at_least { ">=" } else { "<" },
-                            probe.bound,
-                            started.elapsed().as_secs_f64(),
-                            probe.nodes
-                        );
+                        let (bound, seconds) = (probe.bound, started.elapsed().as_secs_f64());
+                        let answer = match probe.answer {
+                            ProbeAnswer::AtLeast => {
+                                proven.lo = proven.lo.max(bound);
+                                format!("value >= {bound}")
+                            }
+                            ProbeAnswer::Below => {
+                                proven.hi = proven.hi.min(bound - 1);
+                                format!("value < {bound}")
+                            }
+                            ProbeAnswer::OutOfBudget(budget) => format!(
+                                "value >= {bound}? open after its budget of {budget} nodes"
+                            ),
+                        };
+                        println!("  {answer}: {seconds:.3} s, {} nodes", probe.nodes);
                     });
                     let nodes = solver.nodes();
                     let solution = value.and_then(|value| solver.solve_from(&pos, value));

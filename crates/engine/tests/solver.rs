@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use mancala_engine::search::solver::{SolveLimits, Solver, SolverTable};
+use mancala_engine::search::solver::{ProbeAnswer, SolveLimits, Solver, SolverTable};
 use mancala_engine::search::{
     Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome, TranspositionTable,
     search,
@@ -412,6 +412,57 @@ fn small_endgames_against_a_perfect_opponent_end_with_the_solved_margin() {
 }
 
 /// Whether the game's moves relay (the naive rules replay such laps seed by seed, slowly).
+/// A probe that runs out of its node budget is left open and comes back later with more: the
+/// value is the one proven without budgets, every answer on the way agrees with it, and some
+/// probe did run out (by alpha-beta and by proof numbers, on one thread and on two).
+#[test]
+fn probes_out_of_budget_come_back_with_more_and_prove_the_same_value() {
+    with_big_stack(|| {
+        for (variant, text) in [
+            (Variant::MangalaII, "2-2-2-2-2-2-2-2-2-2-2-2-24-24-S"),
+            (Variant::AlManqala, "2-2-2-2-2-2-2-2-2-2-2-2-2-2-35-35-S"),
+            (Variant::MangalaII, "2-0-1-0-3-0-0-1-0-2-0-1-30-32-S"),
+        ] {
+            let value = solved(variant, text);
+            let pos = position(variant, text);
+            for proof_numbers in [false, true] {
+                for threads in [1, 2] {
+                    let table = SolverTable::new(8);
+                    let mut answers = Vec::new();
+                    let found = mancala_rules::with_spec!(variant, S => {
+                        let mut solver =
+                            Solver::<S>::new(&table, None, LastFourRule::default(), SolveLimits::NONE)
+                                .with_threads(threads)
+                                .with_probe_budget(16);
+                        if proof_numbers {
+                            solver = solver.with_proof_numbers(1);
+                        }
+                        solver.value_with(&pos, None, &mut |probe| answers.push(probe))
+                    });
+                    let how =
+                        format!("{text} (proof numbers: {proof_numbers}, threads: {threads})");
+                    assert_eq!(found, Ok(value), "{how}");
+                    assert!(
+                        answers
+                            .iter()
+                            .any(|probe| matches!(probe.answer, ProbeAnswer::OutOfBudget(_))),
+                        "{how}: no probe ran out of 16 nodes: {answers:?}"
+                    );
+                    for probe in &answers {
+                        match probe.answer {
+                            ProbeAnswer::AtLeast => {
+                                assert!(value >= probe.bound, "{how}: {probe:?}")
+                            }
+                            ProbeAnswer::Below => assert!(value < probe.bound, "{how}: {probe:?}"),
+                            ProbeAnswer::OutOfBudget(_) => {}
+                        }
+                    }
+                }
+            }
+        }
+    });
+}
+
 fn relays(variant: Variant) -> bool {
     !matches!(variant.rules().laps, mancala_rules::Laps::Single { .. })
 }

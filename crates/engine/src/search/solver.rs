@@ -83,8 +83,21 @@ pub struct Solution {
 #[derive(Clone, Copy, Debug)]
 pub struct Probe {
     pub bound: i32,
-    pub at_least: bool,
+    pub answer: ProbeAnswer,
+    /// Nodes searched by the solver so far, this probe included.
     pub nodes: u64,
+}
+
+/// What one probe of the root found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProbeAnswer {
+    /// The value is at least the bound.
+    AtLeast,
+    /// The value is below the bound.
+    Below,
+    /// The probe spent its node budget (see [`Solver::with_probe_budget`]) unanswered: other
+    /// bounds are probed first, and it comes back with twice the budget.
+    OutOfBudget(u64),
 }
 
 /// Proven bounds per position, kept between searches (and between moves of a game), shared by
@@ -262,6 +275,19 @@ fn from_yield(bound: i32, margin: i32) -> i32 {
     (bound + margin).clamp(LOWEST, HIGHEST)
 }
 
+/// The bound to probe: `wanted`, or else the first of `wanted - 1`, `wanted + 1`, `wanted - 2`,
+/// `wanted + 2`, `wanted - 4`, … within the window `(lower, upper)` that is not `open` (a few
+/// bounds at growing distances: those far from the value are the cheap ones); `None` when all
+/// of those are.
+fn nearest_probe(wanted: i32, (lower, upper): (i32, i32), open: &[i32]) -> Option<i32> {
+    let usable = |beta: i32| beta > lower && beta <= upper && !open.contains(&beta);
+    let steps = std::iter::successors(Some(1i32), |&step| step.checked_mul(2))
+        .take_while(|&step| step <= upper - lower);
+    std::iter::once(wanted)
+        .chain(steps.flat_map(|step| [wanted - step, wanted + step]))
+        .find(|&beta| usable(beta))
+}
+
 /// What searching a position gave: its value (an exact margin, or a bound outside the window)
 /// and the lowest line position that a cycle in its subtree closed on.
 #[derive(Clone, Copy)]
@@ -294,6 +320,12 @@ pub struct Solver<'a, S: Spec> {
     /// With it, this thread searches each probe by proof numbers (see
     /// [`Solver::with_proof_numbers`]).
     proof_table: Option<ProofTable>,
+    /// The first node budget of a probe of the root (see [`Solver::with_probe_budget`]).
+    probe_budget: Option<u64>,
+    /// The node count at which the probe under way runs out of its budget.
+    budget_end: Option<u64>,
+    /// Set when the probe under way ran out of its budget.
+    over_budget: bool,
     game: std::marker::PhantomData<S>,
 }
 
@@ -329,8 +361,21 @@ impl<'a, S: Spec> Solver<'a, S> {
             history: [0; HISTORY_SLOTS],
             tables_reach: None,
             proof_table: None,
+            probe_budget: None,
+            budget_end: None,
+            over_budget: false,
             game: std::marker::PhantomData,
         }
+    }
+
+    /// The solver giving each probe of the root at most `nodes` nodes (per thread) at first.
+    /// A probe that spends them unanswered is left open while bounds at growing distances
+    /// beside it are probed (those far from the value are cheap); once those have run out too,
+    /// the open ones come back with twice the budget. The proof is the same, but a search stopped early
+    /// has proven bounds close around the value instead of stalling on its hardest probe.
+    pub fn with_probe_budget(mut self, nodes: u64) -> Self {
+        self.probe_budget = Some(nodes.max(1));
+        self
     }
 
     /// The solver trying moves in another order: by gain, an extra turn counting for half a
@@ -428,37 +473,92 @@ impl<'a, S: Spec> Solver<'a, S> {
         report: &mut dyn FnMut(Probe),
     ) -> Result<i32, Aborted> {
         let key = future_key_for::<S>(pos);
-        let (mut lower, mut upper) = (lo.max(LOWEST), hi.min(HIGHEST));
+        // The counters on the board go to one player or nobody: the value is within the
+        // captured margin plus or minus them, proven without a probe.
+        let (reach, captured) = (pos.on_board_for::<S>() as i32, pos.captured_margin());
+        let mut lower = lo.max(LOWEST).max(captured - reach).min(hi);
+        let mut upper = hi.min(HIGHEST).min(captured + reach).max(lo);
         let mut g = guess
             .unwrap_or_else(|| pos.captured_margin())
             .clamp(lower, upper);
+        let mut budget = self.probe_budget;
+        // Bounds whose probe spent the current budget unanswered.
+        let mut open: Vec<i32> = Vec::new();
         while lower < upper {
-            let beta = if g == lower { g + 1 } else { g };
-            g = self.probe_root(pos, key, line, beta)?;
-            if g < beta {
-                upper = g;
-            } else {
-                lower = g;
-            }
+            let wanted = if g == lower { g + 1 } else { g };
+            let Some(beta) = nearest_probe(wanted, (lower, upper), &open) else {
+                budget = budget.map(|b| b.saturating_mul(2));
+                open.clear();
+                continue;
+            };
+            let answer = match self.probe_root(pos, key, line, beta, budget)? {
+                Some(found) => {
+                    g = found;
+                    if g < beta {
+                        upper = g;
+                        ProbeAnswer::Below
+                    } else {
+                        lower = g;
+                        ProbeAnswer::AtLeast
+                    }
+                }
+                None => {
+                    open.push(beta);
+                    ProbeAnswer::OutOfBudget(budget.unwrap_or(0))
+                }
+            };
             report(Probe {
                 bound: beta,
-                at_least: g >= beta,
+                answer,
                 nodes: self.nodes,
             });
         }
         Ok(g.clamp(lo, hi))
     }
 
-    /// One null-window search of the root `pos` (reached by `line`) at `beta`, by every thread.
+    /// One null-window search of the root `pos` (reached by `line`) at `beta`, by every thread,
+    /// each spending at most `budget` nodes: `None` when they all did unanswered.
     fn probe_root(
         &mut self,
         pos: &Position,
         key: u64,
         line: &[u64],
         beta: i32,
-    ) -> Result<i32, Aborted> {
+        budget: Option<u64>,
+    ) -> Result<Option<i32>, Aborted> {
         self.line.clear();
         self.line.extend_from_slice(line);
+        self.over_budget = false;
+        self.budget_end = budget.map(|b| self.nodes.saturating_add(b));
+        let answer = self.probe_root_by_all(pos, key, line, beta, budget);
+        self.budget_end = None;
+        match answer {
+            Ok(value) => Ok(Some(value)),
+            Err(Aborted) if self.over_budget && !self.out_of_limits() => Ok(None),
+            Err(aborted) => Err(aborted),
+        }
+    }
+
+    /// Whether the solve's own limits (not a probe's budget) are reached.
+    fn out_of_limits(&self) -> bool {
+        self.limits.nodes.is_some_and(|n| self.nodes > n)
+            || self
+                .limits
+                .stop
+                .is_some_and(|stop| stop.load(Ordering::Relaxed))
+            || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// [`Solver::probe_root`]'s search; a thread that runs out of the budget sets
+    /// `self.over_budget`.
+    fn probe_root_by_all(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        line: &[u64],
+        beta: i32,
+        budget: Option<u64>,
+    ) -> Result<i32, Aborted> {
         if self.threads <= 1 {
             return self.search_root(pos, key, beta);
         }
@@ -480,10 +580,17 @@ impl<'a, S: Spec> Solver<'a, S> {
                             let mut helper = Solver::<S>::new(table, tablebases, rule, limits);
                             helper.other_order = i % 2 == 1;
                             helper.race = Some(Arc::clone(&race));
+                            helper.budget_end = budget;
                             helper.line.extend_from_slice(line);
                             let found = helper.search(pos, key, beta - 1, beta, line.len(), 0);
                             race.store(true, Ordering::Relaxed);
-                            (found.map(|f| f.value), helper.nodes, helper.tb_hits)
+                            let over_budget = helper.over_budget;
+                            (
+                                found.map(|f| f.value),
+                                helper.nodes,
+                                helper.tb_hits,
+                                over_budget,
+                            )
                         })
                         .ok()
                 })
@@ -494,9 +601,10 @@ impl<'a, S: Spec> Solver<'a, S> {
             self.race = None;
             let mut answer = mine;
             for helper in helpers {
-                if let Ok((found, nodes, tb_hits)) = helper.join() {
+                if let Ok((found, nodes, tb_hits, over_budget)) = helper.join() {
                     self.nodes += nodes;
                     self.tb_hits += tb_hits;
+                    self.over_budget |= over_budget;
                     if answer.is_err() {
                         answer = found;
                     }
@@ -545,11 +653,16 @@ impl<'a, S: Spec> Solver<'a, S> {
             return Ok(end == value);
         }
         let key = future_key_for::<S>(&child.pos);
+        // Without a budget a probe is answered or aborted.
         Ok(if child.same_side {
-            self.probe_root(&child.pos, key, &[], value)? >= value
+            self.probe_root(&child.pos, key, &[], value, None)?
+                .ok_or(Aborted)?
+                >= value
         } else {
             // The child's value (for the opponent) is at most -value.
-            self.probe_root(&child.pos, key, &[], -value + 1)? <= -value
+            self.probe_root(&child.pos, key, &[], -value + 1, None)?
+                .ok_or(Aborted)?
+                <= -value
         })
     }
 
@@ -750,6 +863,10 @@ impl<'a, S: Spec> Solver<'a, S> {
     fn poll(&mut self) -> Result<(), Aborted> {
         self.nodes += 1;
         if self.limits.nodes.is_some_and(|n| self.nodes > n) {
+            return Err(Aborted);
+        }
+        if self.budget_end.is_some_and(|end| self.nodes > end) {
+            self.over_budget = true;
             return Err(Aborted);
         }
         if self.nodes.is_multiple_of(POLL_INTERVAL) {
@@ -1074,5 +1191,29 @@ mod tests {
         );
         table.clear();
         assert!(!table.gave_up_before(7, &[a], 10));
+    }
+
+    #[test]
+    fn an_open_probe_gives_way_to_bounds_at_growing_distances() {
+        let window = (7, 48);
+        assert_eq!(nearest_probe(9, window, &[]), Some(9));
+        assert_eq!(nearest_probe(9, window, &[9]), Some(8));
+        assert_eq!(nearest_probe(9, window, &[9, 8]), Some(10));
+        // 7 is proven already (the window's lower end): the next one up.
+        assert_eq!(nearest_probe(9, window, &[9, 8, 10]), Some(11));
+        assert_eq!(nearest_probe(9, window, &[9, 8, 10, 11]), Some(13));
+        assert_eq!(nearest_probe(9, window, &[9, 8, 10, 11, 13]), Some(17));
+        assert_eq!(nearest_probe(9, window, &[9, 8, 10, 11, 13, 17]), Some(25));
+        assert_eq!(
+            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25]),
+            Some(41)
+        );
+        // Those all open: the budget grows before bounds in between are tried.
+        assert_eq!(
+            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25, 41]),
+            None
+        );
+        assert_eq!(nearest_probe(0, (-1, 0), &[]), Some(0));
+        assert_eq!(nearest_probe(0, (-1, 0), &[0]), None);
     }
 }
