@@ -430,10 +430,10 @@ fn probes_out_of_budget_come_back_with_more_and_prove_the_same_value() {
                     let table = SolverTable::new(8);
                     let mut answers = Vec::new();
                     let found = mancala_rules::with_spec!(variant, S => {
-                        let mut solver =
-                            Solver::<S>::new(&table, None, LastFourRule::default(), SolveLimits::NONE)
-                                .with_threads(threads)
-                                .with_probe_budget(16);
+                        let rule = LastFourRule::default();
+                        let mut solver = Solver::<S>::new(&table, None, rule, SolveLimits::NONE)
+                            .with_threads(threads)
+                            .with_probe_budget(16);
                         if proof_numbers {
                             solver = solver.with_proof_numbers(1);
                         }

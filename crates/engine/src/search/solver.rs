@@ -371,8 +371,9 @@ impl<'a, S: Spec> Solver<'a, S> {
     /// The solver giving each probe of the root at most `nodes` nodes (per thread) at first.
     /// A probe that spends them unanswered is left open while bounds at growing distances
     /// beside it are probed (those far from the value are cheap); once those have run out too,
-    /// the open ones come back with twice the budget. The proof is the same, but a search stopped early
-    /// has proven bounds close around the value instead of stalling on its hardest probe.
+    /// the open ones come back with twice the budget. The proof is the same, but a search
+    /// stopped early has proven bounds close around the value instead of stalling on its
+    /// hardest probe.
     pub fn with_probe_budget(mut self, nodes: u64) -> Self {
         self.probe_budget = Some(nodes.max(1));
         self
