@@ -62,8 +62,8 @@ pub struct Solve {
     #[arg(long)]
     proof_numbers: bool,
     /// Nodes each probe may first spend, per thread (0: no budget). A probe that spends them
-    /// unanswered is left open while bounds at growing distances beside it are probed, and
-    /// comes back with twice the budget once those have run out too: a long search stopped
+    /// unanswered is left open while bounds at growing distances beside it (out to the
+    /// window's edges) are probed, and comes back with twice the budget once those have run out too: a long search stopped
     /// early then reports bounds close around the value instead of stalling on its hardest
     /// probe.
     #[arg(long, value_name = "NODES", default_value_t = DEFAULT_PROBE_BUDGET)]

@@ -276,16 +276,17 @@ fn from_yield(bound: i32, margin: i32) -> i32 {
 }
 
 /// The bound to probe: `wanted`, or else the first of `wanted - 1`, `wanted + 1`, `wanted - 2`,
-/// `wanted + 2`, `wanted - 4`, … within the window `(lower, upper)` that is not `open` (a few
-/// bounds at growing distances: those far from the value are the cheap ones); `None` when all
-/// of those are.
+/// `wanted + 2`, `wanted - 4`, … (those beyond the window `(lower, upper)` taken at its edge)
+/// that is not `open`: a few bounds at growing distances, since those far from the value are
+/// the cheap ones, out to the window's edges; `None` when all of those are open.
 fn nearest_probe(wanted: i32, (lower, upper): (i32, i32), open: &[i32]) -> Option<i32> {
-    let usable = |beta: i32| beta > lower && beta <= upper && !open.contains(&beta);
+    // Steps up to the first one that reaches past both edges.
     let steps = std::iter::successors(Some(1i32), |&step| step.checked_mul(2))
-        .take_while(|&step| step <= upper - lower);
+        .take_while(|&step| step / 2 <= upper - lower);
     std::iter::once(wanted)
         .chain(steps.flat_map(|step| [wanted - step, wanted + step]))
-        .find(|&beta| usable(beta))
+        .map(|beta| beta.clamp(lower + 1, upper))
+        .find(|beta| !open.contains(beta))
 }
 
 /// What searching a position gave: its value (an exact margin, or a bound outside the window)
@@ -370,10 +371,10 @@ impl<'a, S: Spec> Solver<'a, S> {
 
     /// The solver giving each probe of the root at most `nodes` nodes (per thread) at first.
     /// A probe that spends them unanswered is left open while bounds at growing distances
-    /// beside it are probed (those far from the value are cheap); once those have run out too,
-    /// the open ones come back with twice the budget. The proof is the same, but a search
-    /// stopped early has proven bounds close around the value instead of stalling on its
-    /// hardest probe.
+    /// beside it, out to the window's edges, are probed (those far from the value are cheap);
+    /// once those have run out too, the open ones come back with twice the budget. The proof
+    /// is the same, but a search stopped early has proven bounds close around the value
+    /// instead of stalling on its hardest probe.
     pub fn with_probe_budget(mut self, nodes: u64) -> Self {
         self.probe_budget = Some(nodes.max(1));
         self
@@ -1209,9 +1210,14 @@ mod tests {
             nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25]),
             Some(41)
         );
-        // Those all open: the budget grows before bounds in between are tried.
+        // The edge of the window, the cheapest of all.
         assert_eq!(
             nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25, 41]),
+            Some(48)
+        );
+        // Those all open: the budget grows before bounds in between are tried.
+        assert_eq!(
+            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25, 41, 48]),
             None
         );
         assert_eq!(nearest_probe(0, (-1, 0), &[]), Some(0));
