@@ -532,7 +532,7 @@ impl<'a, S: Spec> Solver<'a, S> {
         self.line.extend_from_slice(line);
         self.over_budget = false;
         self.budget_end = budget.map(|b| self.nodes.saturating_add(b));
-        let answer = self.probe_root_by_all(pos, key, line, beta, budget);
+        let answer = self.probe_root_by_all(pos, key, beta);
         self.budget_end = None;
         match answer {
             Ok(value) => Ok(Some(value)),
@@ -543,27 +543,25 @@ impl<'a, S: Spec> Solver<'a, S> {
 
     /// Whether the solve's own limits (not a probe's budget) are reached.
     fn out_of_limits(&self) -> bool {
-        self.limits.nodes.is_some_and(|n| self.nodes > n)
-            || self
-                .limits
-                .stop
-                .is_some_and(|stop| stop.load(Ordering::Relaxed))
+        self.limits.nodes.is_some_and(|n| self.nodes > n) || self.stopped_or_late()
+    }
+
+    /// Whether the stop flag is set or the deadline passed.
+    fn stopped_or_late(&self) -> bool {
+        self.limits
+            .stop
+            .is_some_and(|stop| stop.load(Ordering::Relaxed))
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    /// [`Solver::probe_root`]'s search; a thread that runs out of the budget sets
-    /// `self.over_budget`.
-    fn probe_root_by_all(
-        &mut self,
-        pos: &Position,
-        key: u64,
-        line: &[u64],
-        beta: i32,
-        budget: Option<u64>,
-    ) -> Result<i32, Aborted> {
+    /// [`Solver::probe_root`]'s search of the line in `self.line` and the budget in
+    /// `self.budget_end`; a thread that runs out of the budget sets `self.over_budget`.
+    fn probe_root_by_all(&mut self, pos: &Position, key: u64, beta: i32) -> Result<i32, Aborted> {
         if self.threads <= 1 {
             return self.search_root(pos, key, beta);
         }
+        let line = &self.line.clone();
+        let budget = self.budget_end.map(|end| end.saturating_sub(self.nodes));
         let race = Arc::new(AtomicBool::new(false));
         let (table, tablebases, rule) = (self.table, self.tablebases, self.rule);
         // Each helper may search what is left of the node limit.
@@ -875,14 +873,7 @@ impl<'a, S: Spec> Solver<'a, S> {
             if let Some(progress) = self.limits.progress {
                 progress.fetch_add(POLL_INTERVAL, Ordering::Relaxed);
             }
-            if self
-                .limits
-                .stop
-                .is_some_and(|stop| stop.load(Ordering::Relaxed))
-            {
-                return Err(Aborted);
-            }
-            if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.stopped_or_late() {
                 return Err(Aborted);
             }
             if self
