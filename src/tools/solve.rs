@@ -166,15 +166,10 @@ impl Solve {
                     let value = solver.value_with(&pos, None, &mut |probe| {
                         let mut proven = probe_proven.lock().unwrap_or_else(|p| p.into_inner());
                         let (bound, seconds) = (probe.bound, started.elapsed().as_secs_f64());
+                        (proven.lo, proven.hi) = probe.proven;
                         let answer = match probe.answer {
-                            ProbeAnswer::AtLeast => {
-                                proven.lo = proven.lo.max(bound);
-                                format!("value >= {bound}")
-                            }
-                            ProbeAnswer::Below => {
-                                proven.hi = proven.hi.min(bound - 1);
-                                format!("value < {bound}")
-                            }
+                            ProbeAnswer::AtLeast => format!("value >= {bound}"),
+                            ProbeAnswer::Below => format!("value < {bound}"),
                             ProbeAnswer::OutOfBudget(budget) => format!(
                                 "value >= {bound}? open after its budget of {budget} nodes"
                             ),

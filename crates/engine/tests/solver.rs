@@ -10,7 +10,7 @@ use mancala_engine::search::{
 };
 use mancala_rules::{Game, LastFourRule, Move, OwnEnd, Position, SplitMix64, Variant};
 
-use mancala_testkit::naive_solver::naive_move_values;
+use mancala_testkit::naive_solver::{naive_move_values, naive_value};
 use mancala_testkit::positions::random_position;
 use mancala_testkit::reference::RefPosition;
 use mancala_testkit::with_big_stack;
@@ -118,6 +118,49 @@ fn solver_agrees_with_a_naive_minimax(proof_numbers: bool) {
         assert!(
             compared >= 60,
             "{variant}: only {compared} positions compared"
+        );
+    }
+}
+
+/// The parity the rules promise (`Position::margin_parity`, which lets the solver skip probes)
+/// holds for every value the naive minimax finds, in every game.
+#[test]
+fn solved_values_have_the_parity_the_rules_promise() {
+    let mut rng = SplitMix64::new(27);
+    for variant in [
+        Variant::MangalaII,
+        Variant::AlManqala,
+        Variant::Anywoli,
+        Variant::Kalah,
+        Variant::Oware,
+    ] {
+        let mut checked = 0;
+        for _ in 0..600 {
+            let counters = if relays(variant) {
+                4 * (1 + (rng.next_u64() % 2) as u32) // Anywoli's boards hold fours
+            } else {
+                1 + (rng.next_u64() % 8) as u32
+            };
+            let text = random_position(variant, counters, &mut rng);
+            let Some(parity) = position(variant, &text).margin_parity() else {
+                continue;
+            };
+            let reference = RefPosition::parse(variant, &text);
+            let Some(value) = naive_value(&reference, naive_budget(variant)) else {
+                continue;
+            };
+            assert_eq!(
+                value.rem_euclid(2) as u32,
+                parity,
+                "{variant} {text} has the value {value}"
+            );
+            checked += 1;
+        }
+        let promised = variant != Variant::Oware;
+        assert_eq!(
+            checked >= 30,
+            promised,
+            "{variant}: {checked} values checked"
         );
     }
 }
@@ -456,7 +499,12 @@ fn probes_out_of_budget_come_back_with_more_and_prove_the_same_value() {
                             ProbeAnswer::Below => assert!(value < probe.bound, "{how}: {probe:?}"),
                             ProbeAnswer::OutOfBudget(_) => {}
                         }
+                        let (lo, hi) = probe.proven;
+                        assert!(lo <= value && value <= hi, "{how}: {probe:?}");
                     }
+                    // The last answer leaves only the value.
+                    let last = answers.last().expect("probes were made");
+                    assert_eq!(last.proven, (value, value), "{how}");
                 }
             }
         }

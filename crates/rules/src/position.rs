@@ -443,6 +443,23 @@ impl Position {
         margin_of(self.final_totals(ending, last_four_rule), self.side_to_move)
     }
 
+    /// The parity (0 or 1) of every final margin the game can still end with from here, where
+    /// the rules make it certain: when every counter ends with one of the players, the two
+    /// totals add up to [`Position::total`], and a margin has that sum's parity. Counters that
+    /// go to nobody (a [`OwnEnd::Majority`] end, an odd count split evenly) make it `None`. A
+    /// solver asks "is the value at least 3?" only once, not again as "at least 2?".
+    pub fn margin_parity(&self) -> Option<u32> {
+        let rules = self.rules();
+        if rules.own_end == OwnEnd::Majority {
+            return None;
+        }
+        // Even splits happen at a repetition (or a four with no receiver yet); they lose
+        // nothing while the board's count is even and stays so.
+        let may_split = rules.leftover != Leftover::RowOwner || rules.own_end == OwnEnd::LastFour;
+        let splits_even = self.on_board().is_multiple_of(2) && rules.board_parity_kept();
+        (!may_split || splits_even).then_some(self.total() % 2)
+    }
+
     /// The same board with another side to move (used by Mangala IV's side query).
     pub fn with_side_to_move(mut self, side: Side) -> Position {
         self.side_to_move = side;

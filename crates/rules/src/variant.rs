@@ -292,6 +292,18 @@ impl Rules {
         )
     }
 
+    /// Whether counters leave the board only in even numbers while the game goes on (every count
+    /// a capture takes is even, and no counter goes into a store or is taken with the pit facing
+    /// it), so that the board's count keeps its parity from move to move.
+    pub fn board_parity_kept(&self) -> bool {
+        let even_takes = match self.laps {
+            Laps::Single { captures } => captures.counts().iter().all(|c| c.is_multiple_of(2)),
+            Laps::RelayFours => true,
+            Laps::RelayWithOpposite { .. } => false,
+        };
+        even_takes && !self.sow_own_store && !self.capture_empty_opposite
+    }
+
     /// Whether a one-lap sowing follows the plain ring of pits (no store in it, no pit skipped):
     /// the common case, sown without a branch per pit.
     pub const fn plain_ring(&self) -> bool {

@@ -1173,3 +1173,43 @@ fn the_distance_to_the_stores_weighs_each_counter_by_its_steps_to_its_store() {
     assert_eq!(kalah.distance_to_stores(before.pits()), Some(5 + 1));
     assert_eq!(kalah.distance_to_stores(after.pits()), Some(4 + 1));
 }
+
+/// Where every counter ends with a player, a final margin has the parity of the counters in
+/// the game; the rules say so only where that is certain.
+#[test]
+fn the_margin_parity_is_known_only_where_no_counter_can_go_to_nobody() {
+    let parity = |game: &str, text: &str| position(game, text).margin_parity();
+    // Al-manqala takes only 2s and 4s: an even board stays even, and splits lose nothing.
+    assert_eq!(
+        parity("al-manqala", "4-4-4-4-4-4-4-4-4-4-4-4-4-4-21-21-S"),
+        Some(0)
+    );
+    // An odd board (typed by hand) may end split evenly, its odd counter to nobody.
+    assert_eq!(
+        parity("al-manqala", "1-0-0-0-0-0-0-0-0-0-0-0-0-0-48-49-S"),
+        None
+    );
+    // Mangala II: 2s, 4s and 6s.
+    assert_eq!(
+        parity("mangala-ii", "6-6-6-6-6-6-6-6-6-6-6-6-0-0-S"),
+        Some(0)
+    );
+    // Kalah gives every counter to a row's owner, whatever the board: odd games too.
+    assert_eq!(parity("kalah", "1-0-0-0-0-0-0-0-0-0-0-0-0-0-S"), Some(1));
+    assert_eq!(parity("kalah", "3-3-3-3-3-3-3-3-3-3-3-3-0-0-S"), Some(0));
+    // Mangala IV takes the facing pit too, but its leftover goes to the rows' owners.
+    assert_eq!(
+        parity("mangala-iv", "7-7-7-7-7-7-7-7-7-7-7-7-7-7-0-0-S"),
+        Some(0)
+    );
+    // Anywoli takes fours, and splits only a multiple of four.
+    assert_eq!(
+        parity(
+            "anywoli",
+            "4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-0-0-S-X-X"
+        ),
+        Some(0)
+    );
+    // Oware's majority end leaves the board to nobody.
+    assert_eq!(parity("oware", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"), None);
+}

@@ -84,6 +84,10 @@ pub struct Solution {
 pub struct Probe {
     pub bound: i32,
     pub answer: ProbeAnswer,
+    /// The bounds on the value proven once this probe is answered, `lo..=hi` (a fail-soft
+    /// answer can prove more than the bound asked, and the value's parity, where the rules
+    /// make it certain, one more).
+    pub proven: (i32, i32),
     /// Nodes searched by the solver so far, this probe included.
     pub nodes: u64,
 }
@@ -278,15 +282,31 @@ fn from_yield(bound: i32, margin: i32) -> i32 {
 /// The bound to probe: `wanted`, or else the first of `wanted - 1`, `wanted + 1`, `wanted - 2`,
 /// `wanted + 2`, `wanted - 4`, … (those beyond the window `(lower, upper)` taken at its edge)
 /// that is not `open`: a few bounds at growing distances, since those far from the value are
-/// the cheap ones, out to the window's edges; `None` when all of those are open.
-fn nearest_probe(wanted: i32, (lower, upper): (i32, i32), open: &[i32]) -> Option<i32> {
+/// the cheap ones, out to the window's edges; `None` when all of those are open. Where every
+/// value has one `parity`, a bound of the other is raised by one: "at least 1" is "at least 2"
+/// when the value is even, one question, not two.
+fn nearest_probe(
+    wanted: i32,
+    (lower, upper): (i32, i32),
+    open: &[i32],
+    parity: Option<u32>,
+) -> Option<i32> {
     // Steps up to the first one that reaches past both edges.
     let steps = std::iter::successors(Some(1i32), |&step| step.checked_mul(2))
         .take_while(|&step| step / 2 <= upper - lower);
     std::iter::once(wanted)
         .chain(steps.flat_map(|step| [wanted - step, wanted + step]))
-        .map(|beta| beta.clamp(lower + 1, upper))
+        .map(|beta| with_parity(beta.clamp(lower + 1, upper), parity, 1))
         .find(|beta| !open.contains(beta))
+}
+
+/// `bound`, or the next one in the direction `step` (`1` or `-1`) when it has not the `parity`
+/// every value has.
+fn with_parity(bound: i32, parity: Option<u32>, step: i32) -> i32 {
+    match parity {
+        Some(p) if bound.rem_euclid(2) as u32 != p => bound + step,
+        _ => bound,
+    }
 }
 
 /// What searching a position gave: its value (an exact margin, or a bound outside the window)
@@ -484,22 +504,26 @@ impl<'a, S: Spec> Solver<'a, S> {
             .unwrap_or_else(|| pos.captured_margin())
             .clamp(lower, upper);
         let mut budget = self.probe_budget;
+        // Every final margin from here has this parity, where the rules make that certain: a
+        // proven bound of the other parity is one short of the next (value >= 1 is >= 2).
+        let parity = pos.margin_parity();
         // Bounds whose probe spent the current budget unanswered.
         let mut open: Vec<i32> = Vec::new();
         while lower < upper {
             let wanted = if g == lower { g + 1 } else { g };
-            let Some(beta) = nearest_probe(wanted, (lower, upper), &open) else {
+            let Some(beta) = nearest_probe(wanted, (lower, upper), &open, parity) else {
                 budget = budget.map(|b| b.saturating_mul(2));
                 open.clear();
                 continue;
             };
             let answer = match self.probe_root(pos, key, line, beta, budget)? {
                 Some(found) => {
-                    g = found;
-                    if g < beta {
+                    if found < beta {
+                        g = with_parity(found, parity, -1);
                         upper = g;
                         ProbeAnswer::Below
                     } else {
+                        g = with_parity(found, parity, 1);
                         lower = g;
                         ProbeAnswer::AtLeast
                     }
@@ -512,6 +536,7 @@ impl<'a, S: Spec> Solver<'a, S> {
             report(Probe {
                 bound: beta,
                 answer,
+                proven: (lower, upper),
                 nodes: self.nodes,
             });
         }
@@ -647,22 +672,35 @@ impl<'a, S: Spec> Solver<'a, S> {
     /// Whether playing `mv` in `pos` keeps `value`, the solved value of `pos` (`mv` legal): by
     /// one null-window probe of the child, since no move does better than the value. Far cheaper
     /// than [`Solver::move_value`] when the probe's proof is in the table already.
-    fn keeps_value(&mut self, pos: &Position, mv: Move, value: i32) -> Result<bool, Aborted> {
+    ///
+    /// The probe asks the question the root's own proofs asked, so that their proofs answer it
+    /// (proof numbers prove a bound, not a value): where the value has a known parity the root
+    /// proved "at most v" as "below v + 2", and the positions where `root_side` is not to move
+    /// are asked one step looser, an equivalent question.
+    fn keeps_value(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        value: i32,
+        root_side: Side,
+    ) -> Result<bool, Aborted> {
         let child = Self::make(pos, mv);
         if let Some(end) = self.end_value(&child) {
             return Ok(end == value);
         }
         let key = future_key_for::<S>(&child.pos);
+        let loose = pos.side_to_move() != root_side && pos.margin_parity().is_some();
+        let step = loose as i32;
         // Without a budget a probe is answered or aborted.
         Ok(if child.same_side {
-            self.probe_root(&child.pos, key, &[], value, None)?
+            self.probe_root(&child.pos, key, &[], value - step, None)?
                 .ok_or(Aborted)?
-                >= value
+                >= value - step
         } else {
             // The child's value (for the opponent) is at most -value.
-            self.probe_root(&child.pos, key, &[], -value + 1, None)?
+            self.probe_root(&child.pos, key, &[], -value + 1 + step, None)?
                 .ok_or(Aborted)?
-                <= -value
+                < -value + 1 + step
         })
     }
 
@@ -709,7 +747,7 @@ impl<'a, S: Spec> Solver<'a, S> {
         candidates.sort_by_key(|c| (!c.captured(), -c.gain));
         let mut keeping = Vec::new();
         for child in candidates {
-            if self.keeps_value(pos, child.mv, value)? {
+            if self.keeps_value(pos, child.mv, value, pos.side_to_move())? {
                 keeping.push(child);
             }
         }
@@ -801,7 +839,7 @@ impl<'a, S: Spec> Solver<'a, S> {
                 if keeping.is_some() {
                     break;
                 }
-                if self.keeps_value(&line_pos, child.mv, line_value)? {
+                if self.keeps_value(&line_pos, child.mv, line_value, pos.side_to_move())? {
                     keeping = Some(child.mv);
                 }
             }
@@ -1189,29 +1227,51 @@ mod tests {
     #[test]
     fn an_open_probe_gives_way_to_bounds_at_growing_distances() {
         let window = (7, 48);
-        assert_eq!(nearest_probe(9, window, &[]), Some(9));
-        assert_eq!(nearest_probe(9, window, &[9]), Some(8));
-        assert_eq!(nearest_probe(9, window, &[9, 8]), Some(10));
+        assert_eq!(nearest_probe(9, window, &[], None), Some(9));
+        assert_eq!(nearest_probe(9, window, &[9], None), Some(8));
+        assert_eq!(nearest_probe(9, window, &[9, 8], None), Some(10));
         // 7 is proven already (the window's lower end): the next one up.
-        assert_eq!(nearest_probe(9, window, &[9, 8, 10]), Some(11));
-        assert_eq!(nearest_probe(9, window, &[9, 8, 10, 11]), Some(13));
-        assert_eq!(nearest_probe(9, window, &[9, 8, 10, 11, 13]), Some(17));
-        assert_eq!(nearest_probe(9, window, &[9, 8, 10, 11, 13, 17]), Some(25));
+        assert_eq!(nearest_probe(9, window, &[9, 8, 10], None), Some(11));
+        assert_eq!(nearest_probe(9, window, &[9, 8, 10, 11], None), Some(13));
         assert_eq!(
-            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25]),
+            nearest_probe(9, window, &[9, 8, 10, 11, 13], None),
+            Some(17)
+        );
+        assert_eq!(
+            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17], None),
+            Some(25)
+        );
+        assert_eq!(
+            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25], None),
             Some(41)
         );
         // The edge of the window, the cheapest of all.
         assert_eq!(
-            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25, 41]),
+            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25, 41], None),
             Some(48)
         );
         // Those all open: the budget grows before bounds in between are tried.
         assert_eq!(
-            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25, 41, 48]),
+            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25, 41, 48], None),
             None
         );
-        assert_eq!(nearest_probe(0, (-1, 0), &[]), Some(0));
-        assert_eq!(nearest_probe(0, (-1, 0), &[0]), None);
+        assert_eq!(nearest_probe(0, (-1, 0), &[], None), Some(0));
+        assert_eq!(nearest_probe(0, (-1, 0), &[0], None), None);
+    }
+
+    #[test]
+    fn where_every_value_is_even_odd_bounds_are_not_asked() {
+        let even = Some(0);
+        // "At least 1" is "at least 2".
+        assert_eq!(nearest_probe(1, (0, 2), &[], even), Some(2));
+        assert_eq!(nearest_probe(1, (0, 2), &[2], even), None);
+        assert_eq!(nearest_probe(9, (0, 48), &[], even), Some(10));
+        assert_eq!(nearest_probe(9, (0, 48), &[10], even), Some(8));
+        assert_eq!(nearest_probe(9, (0, 48), &[10, 8], even), Some(12));
+        // Odd values: the bounds are odd.
+        assert_eq!(nearest_probe(0, (-3, 3), &[], Some(1)), Some(1));
+        assert_eq!(with_parity(-2, Some(1), -1), -3);
+        assert_eq!(with_parity(-2, Some(0), -1), -2);
+        assert_eq!(with_parity(-2, None, 1), -2);
     }
 }
