@@ -424,8 +424,8 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
             ranking: Ranking::new(variant.rules().pit_count()),
             // Read at random by every look: on huge pages where the system gives them.
             values: crate::huge_pages::zeroed(positions as usize),
-            marked: (0..words).map(|_| AtomicU64::new(0)).collect(),
-            marking: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            marked: crate::huge_pages::zeroed(words),
+            marking: crate::huge_pages::zeroed(words),
             part: None,
             store_steps: store_steps(variant),
             game: std::marker::PhantomData,
@@ -580,7 +580,14 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
     /// Gives position `index` the value `value`; true if it changed.
     #[inline]
     fn set(&self, index: u64, value: i32) -> bool {
-        self.values[index as usize].swap(value as i8, Ordering::Relaxed) as i32 != value
+        // A load and a store, not a swap: each position is set by the one thread that looks at
+        // it in a pass, and a swap (a locked instruction) would wait for every store before it.
+        let cell = &self.values[index as usize];
+        if cell.load(Ordering::Relaxed) as i32 == value {
+            return false;
+        }
+        cell.store(value as i8, Ordering::Relaxed);
+        true
     }
 
     #[inline]
@@ -588,9 +595,14 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
         set[(index / 64) as usize].load(Ordering::Relaxed) & (1 << (index % 64)) != 0
     }
 
+    /// Adds `index` to `set`. Positions already in it are only read: the locked write would
+    /// wait for every store before it.
     #[inline]
     fn mark(set: &[AtomicU64], index: u64) {
-        set[(index / 64) as usize].fetch_or(1 << (index % 64), Ordering::Relaxed);
+        let (word, bit) = (&set[(index / 64) as usize], 1 << (index % 64));
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            word.fetch_or(bit, Ordering::Relaxed);
+        }
     }
 
     /// The positions of this layer that the moves of `outcomes` lead to.
@@ -611,6 +623,7 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
         };
         let outcomes = &outcomes[..count];
         if let Some(counts) = counts {
+            Self::same_layer(outcomes).for_each(|child| counts.prefetch(child));
             Self::same_layer(outcomes).for_each(|child| counts.add(child));
         }
         let changed = self.set(index, self.best(outcomes));
@@ -625,7 +638,9 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
         let pos = self.position(index, board);
         let mut outcomes = [Outcome::Known(0); MAX_ROW];
         if let Some(count) = self.outcomes(&pos, &mut outcomes) {
-            Self::same_layer(&outcomes[..count]).for_each(|child| lists.insert(child, index));
+            let outcomes = &outcomes[..count];
+            Self::same_layer(outcomes).for_each(|child| lists.prefetch(child));
+            Self::same_layer(outcomes).for_each(|child| lists.insert(child, index));
         }
     }
 
@@ -658,9 +673,13 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
         };
         let changed = self.set(index, self.best(&outcomes[..count]));
         if changed {
+            let marking = &self.marking;
             lists
                 .of(index)
-                .for_each(|parent| Self::mark(&self.marking, parent));
+                .for_each(|parent| prefetch(&marking[(parent / 64) as usize]));
+            lists
+                .of(index)
+                .for_each(|parent| Self::mark(marking, parent));
         }
         changed
     }
@@ -868,11 +887,16 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
                              of {} MiB",
                             Counts::list_bytes(positions, edges) >> 20
                         );
-                        let lists = counts.into_lists();
+                        let started = Instant::now();
+                        let lists = counts.into_lists(edges);
                         self.pass(threads, stop, &done, &|i, b| {
                             self.list_moves(i, b, &lists);
                             false
                         })?;
+                        log::debug!(
+                            "tablebase: layer {counters}: lists filled in {:.1} s",
+                            started.elapsed().as_secs_f64()
+                        );
                         Some(lists.finish())
                     }
                     (_, edges) => {

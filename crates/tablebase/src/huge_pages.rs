@@ -41,6 +41,8 @@ pub unsafe trait Zeroable {}
 // SAFETY: an atomic integer of zero bytes holds 0.
 unsafe impl Zeroable for std::sync::atomic::AtomicU64 {}
 // SAFETY: as above.
+unsafe impl Zeroable for std::sync::atomic::AtomicU32 {}
+// SAFETY: as above.
 unsafe impl Zeroable for std::sync::atomic::AtomicI8 {}
 // SAFETY: as above.
 unsafe impl Zeroable for u64 {}

@@ -7,7 +7,10 @@
 //! while the layer's first values are computed), the other writes them into one array, each
 //! position's list at an offset fixed by the counts.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+use super::prefetch;
+use crate::huge_pages::zeroed;
 
 /// Positions per block of the offsets: a block's lists start at a 64-bit offset, each
 /// position's list ends at a 32-bit offset within its block.
@@ -19,7 +22,6 @@ const MOST_PREDECESSORS: u32 = 1 << 16;
 /// Each position's predecessor count, as the first pass finds them.
 pub(super) struct Counts {
     counts: Vec<AtomicU32>,
-    edges: AtomicU64,
     /// A count went beyond [`MOST_PREDECESSORS`] (never seen).
     overflow: AtomicBool,
 }
@@ -27,8 +29,7 @@ pub(super) struct Counts {
 impl Counts {
     pub(super) fn new(positions: u64) -> Counts {
         Counts {
-            counts: (0..positions).map(|_| AtomicU32::new(0)).collect(),
-            edges: AtomicU64::new(0),
+            counts: zeroed(positions as usize),
             overflow: AtomicBool::new(false),
         }
     }
@@ -38,18 +39,30 @@ impl Counts {
         positions.saturating_mul(4)
     }
 
-    /// One more move of the layer leads to `child`.
+    /// Asks for `child`'s count to be brought into the cache: a position's moves lead to
+    /// scattered counts, fetched side by side before [`Self::add`] waits for each.
+    #[inline]
+    pub(super) fn prefetch(&self, child: u64) {
+        prefetch(&self.counts[child as usize]);
+    }
+
+    /// One more move of the layer leads to `child`. (The moves are not also counted in one
+    /// total: both threads adding to one counter for every move cost more than the counts.)
     #[inline]
     pub(super) fn add(&self, child: u64) {
         if self.counts[child as usize].fetch_add(1, Ordering::Relaxed) >= MOST_PREDECESSORS {
             self.overflow.store(true, Ordering::Relaxed);
         }
-        self.edges.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The moves within the layer, or `None` if a count overflowed.
     pub(super) fn edges(&self) -> Option<u64> {
-        (!self.overflow.load(Ordering::Relaxed)).then(|| self.edges.load(Ordering::Relaxed))
+        (!self.overflow.load(Ordering::Relaxed)).then(|| {
+            self.counts
+                .iter()
+                .map(|count| count.load(Ordering::Relaxed) as u64)
+                .sum()
+        })
     }
 
     /// The bytes the lists of `positions` positions and `edges` moves take in all, the counts
@@ -59,8 +72,7 @@ impl Counts {
     }
 
     /// The empty lists, laid out by the counts, to be filled by [`Filling::insert`].
-    pub(super) fn into_lists(self) -> Filling {
-        let edges = self.edges.into_inner();
+    pub(super) fn into_lists(self, edges: u64) -> Filling {
         let mut counts = self.counts;
         let mut block_start = Vec::with_capacity(counts.len().div_ceil(BLOCK as usize));
         let mut total = 0u64;
@@ -79,7 +91,7 @@ impl Counts {
         Filling(Predecessors {
             block_start,
             ends: counts,
-            lists: (0..edges).map(|_| AtomicU32::new(0)).collect(),
+            lists: zeroed(edges as usize),
         })
     }
 }
@@ -88,6 +100,12 @@ impl Counts {
 pub(super) struct Filling(Predecessors);
 
 impl Filling {
+    /// Asks for the end of `child`'s list to be brought into the cache (as [`Counts::prefetch`]).
+    #[inline]
+    pub(super) fn prefetch(&self, child: u64) {
+        prefetch(&self.0.ends[child as usize]);
+    }
+
     /// Records that `parent` has a move to `child` (each move counted by [`Counts::add`] once).
     #[inline]
     pub(super) fn insert(&self, child: u64, parent: u64) {
