@@ -888,7 +888,7 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
                             Counts::list_bytes(positions, edges) >> 20
                         );
                         let started = Instant::now();
-                        let lists = counts.into_lists(edges);
+                        let lists = counts.into_lists();
                         self.pass(threads, stop, &done, &|i, b| {
                             self.list_moves(i, b, &lists);
                             false
@@ -1061,6 +1061,38 @@ mod tests {
             let values: Vec<i8> = build.values.into_iter().map(|v| v.into_inner()).collect();
             assert_eq!(values, by_passes[max as usize].values);
         });
+    }
+
+    /// Two threads sharing a layer (values set without a locked instruction, marks written only
+    /// when not yet set) build the tables one thread builds, by the work list and by whole
+    /// passes, in games with cycles within their layers.
+    #[test]
+    fn two_threads_build_the_tables_one_thread_builds() {
+        for (variant, max) in [(Variant::MangalaII, 9), (Variant::AlManqala, 8)] {
+            let alone = build_in_memory(variant, max);
+            for (how, list_memory) in [("work list", None), ("whole passes", Some(0))] {
+                let dir = std::env::temp_dir().join(format!(
+                    "mancala-two-threads-{variant}-{}-{}",
+                    list_memory.is_some(),
+                    std::process::id()
+                ));
+                let _ = std::fs::remove_dir_all(&dir);
+                let never = AtomicBool::new(false);
+                build_within(variant, max, &dir, 2, list_memory, &never, &|_| {})
+                    .unwrap_or_else(|e| panic!("{variant}: {e}"));
+                for layer in &alone {
+                    let path = layer_path(&dir, variant, layer.counters);
+                    let header = layer_header(variant, layer.counters);
+                    let values = read_layer(&path, &header).unwrap();
+                    assert_eq!(
+                        values, layer.values,
+                        "{variant}, {how}, layer {}",
+                        layer.counters
+                    );
+                }
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+        }
     }
 
     /// A budget too small for a layer's list (the counts fit, the lists do not) builds that
