@@ -73,3 +73,126 @@ fn a_stopped_solve_prints_the_bounds_around_the_value() {
     assert!(lo <= 0 && 0 <= hi, "[{lo}, {hi}]");
     assert!(-48 < lo && hi < 48, "[{lo}, {hi}]: nothing proven");
 }
+
+/// `mancala-engine solve` of Al-manqala with 4 a pit (far beyond a test's time; budgets of 4096
+/// nodes a probe prove bounds within the first second), its output piped, started by `shell`
+/// (`sh -c`) where given.
+fn long_solve(shell: Option<&str>) -> std::process::Child {
+    use std::process::Stdio;
+    let engine = env!("CARGO_BIN_EXE_mancala-engine");
+    let args = [
+        "solve",
+        "al-manqala",
+        "4-4-4-4-4-4-4-4-4-4-4-4-4-4-21-21-S",
+        "--threads",
+        "1",
+        "--hash",
+        "16",
+        "--progress",
+        "0",
+        "--probe-budget",
+        "4096",
+    ];
+    let mut command = match shell {
+        Some(script) => {
+            let mut command = Command::new("sh");
+            command.arg("-c").arg(script).arg(engine).args(args);
+            command
+        }
+        None => {
+            let mut command = Command::new(engine);
+            command.args(args);
+            command
+        }
+    };
+    command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine runs")
+}
+
+/// Sends `signal` to `child` once it has proven a bound (not only run a probe out of budget),
+/// and returns its whole output and its exit status.
+fn stop_after_a_bound(
+    mut child: std::process::Child,
+    signal: &str,
+) -> (String, String, Option<i32>) {
+    use std::io::{BufRead, BufReader};
+    let mut lines = BufReader::new(child.stdout.take().expect("its output")).lines();
+    let mut text = String::new();
+    for line in lines.by_ref() {
+        let line = line.expect("a line");
+        text += &line;
+        text.push('\n');
+        if line.contains("value >= -") && !line.contains('?') || line.contains("value < ") {
+            break;
+        }
+    }
+    mancala_testkit::send_signal(child.id(), signal);
+    for line in lines {
+        text += &line.expect("a line");
+        text.push('\n');
+    }
+    let output = child.wait_with_output().expect("it ends");
+    let errors = String::from_utf8_lossy(&output.stderr).into_owned();
+    (text, errors, output.status.code())
+}
+
+/// Checks that `text` ends a solve stopped by `signal` with the bounds proven, no value.
+fn assert_stopped_with_bounds(text: &str, signal: &str) {
+    assert!(value_line(text).is_none(), "no value claimed: {text}");
+    let stopped = text
+        .lines()
+        .find(|line| line.starts_with(&format!("stopped by {signal} after ")))
+        .unwrap_or_else(|| panic!("no line saying where it stopped: {text}"));
+    assert!(stopped.contains("value in ["), "{stopped}");
+    assert!(
+        !stopped.contains("value in [-56, 56]"),
+        "the bound proven before the signal is reported: {stopped}"
+    );
+}
+
+/// Ctrl-C ends a long solve like a limit does: with the bounds proven so far, no value
+/// claimed, and the status of a process that SIGINT ended.
+#[test]
+fn ctrl_c_stops_a_solve_with_the_bounds_it_has_proven() {
+    // Run as a script's background job, the tests ignore SIGINT and so would the engine
+    // (below): SIGTERM, handled the same way, stands in for it then.
+    let (signal, status) = if mancala_testkit::ignores_signal(2) {
+        ("TERM", 143)
+    } else {
+        ("INT", 130)
+    };
+    let (text, errors, code) = stop_after_a_bound(long_solve(None), signal);
+    assert_eq!(code, Some(status), "{text}{errors}");
+    assert!(
+        errors.contains(&format!("stopped by SIG{signal}")),
+        "{errors}"
+    );
+    assert_stopped_with_bounds(&text, &format!("SIG{signal}"));
+}
+
+/// A solve started by `nohup` (SIGHUP ignored) goes on when its terminal closes: the engine
+/// keeps a signal ignored that it was started ignoring, and still stops on SIGTERM.
+#[test]
+fn a_solve_started_ignoring_sighup_goes_on_when_it_comes() {
+    use std::io::{BufRead, BufReader};
+    let mut child = long_solve(Some("trap '' HUP; exec \"$0\" \"$@\""));
+    let mut lines = BufReader::new(child.stdout.take().expect("its output")).lines();
+    let first = lines.next().expect("a line").expect("a line");
+    assert!(first.starts_with("solving "), "{first}");
+    mancala_testkit::send_signal(child.id(), "HUP");
+    // Still searching: more probes come after the signal.
+    let mut text = String::new();
+    for line in lines.by_ref().take(3) {
+        text += &line.expect("a line");
+        text.push('\n');
+    }
+    assert!(child.try_wait().expect("a status").is_none(), "{text}");
+    mancala_testkit::send_signal(child.id(), "TERM");
+    let output = child.wait_with_output().expect("it ends");
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(143), "{errors}");
+    assert!(errors.contains("stopped by SIGTERM"), "{errors}");
+}

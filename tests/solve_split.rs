@@ -190,6 +190,85 @@ fn a_stopped_task_resumes_and_a_merge_names_what_is_missing() {
     );
 }
 
+/// The SIGTERM a batch system sends at a task's time limit stops `solve-job` cleanly: the
+/// jobs finished are in the results file, the status says the signal ended it, and the same
+/// command run again goes on with the rest.
+#[test]
+fn a_task_stopped_by_sigterm_keeps_its_finished_jobs_and_resumes() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = tempfile_dir("sigterm");
+    let plan = stdout(&engine(
+        &[
+            "solve-split",
+            "kalah",
+            "3-3-3-3-3-3-3-3-3-3-3-3-0-0-S",
+            "--depth",
+            "2",
+            "--out",
+            "plan.txt",
+        ],
+        &dir,
+    ));
+    let jobs: usize = plan
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a job count in {plan}"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+        .args([
+            "solve-job",
+            "plan.txt",
+            "--out",
+            "results.txt",
+            "--threads",
+            "1",
+            "--hash",
+            "16",
+        ])
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine runs");
+    let mut lines = BufReader::new(child.stdout.take().expect("its output")).lines();
+    // The first job's result (Kalah with 3 a pit takes seconds a job), then the signal.
+    let first = lines
+        .by_ref()
+        .map(|line| line.expect("a line"))
+        .find(|line| line.starts_with("job "))
+        .expect("a job's result");
+    mancala_testkit::send_signal(child.id(), "TERM");
+    let finished = 1 + lines.filter(|line| line.is_ok()).count();
+    let output = child.wait_with_output().expect("it ends");
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(143), "{errors}");
+    assert!(errors.contains("stopped by SIGTERM in job "), "{errors}");
+    assert!(
+        finished < jobs,
+        "stopped before the end: {finished} of {jobs}"
+    );
+    let results = std::fs::read_to_string(dir.join("results.txt")).expect("the results");
+    assert!(results.contains(&first), "{first} kept in {results}");
+    // Run again, it names what is left (and is then ended: the rest takes half a minute).
+    let mut again = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+        .args(["solve-job", "plan.txt", "--out", "results.txt"])
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the engine runs");
+    let mut left = String::new();
+    BufReader::new(again.stdout.take().expect("its output"))
+        .read_line(&mut left)
+        .expect("a line");
+    again.kill().expect("it ends");
+    let _ = again.wait();
+    assert!(
+        left.starts_with(&format!("{} jobs of {jobs} to run", jobs - finished)),
+        "{left}"
+    );
+}
+
 /// A fresh directory of this test's own under the target directory.
 fn tempfile_dir(name: &str) -> std::path::PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("solve-split-{name}"));

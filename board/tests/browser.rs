@@ -12,6 +12,7 @@ use mancala_rules::{Game, LastFourRule, Move, Position, Side, Variant};
 
 use common::BoardServer;
 use common::chromium::{Chromium, Page, available};
+use mancala_testkit::send_signal;
 
 const LONG: Duration = Duration::from_secs(30);
 
@@ -547,14 +548,6 @@ fn engines(server: &BoardServer) -> Vec<u32> {
     common::engine_children(server.pid())
 }
 
-fn signal(pid: u32, signal: &str) {
-    let status = std::process::Command::new("kill")
-        .args([format!("-{signal}"), pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
 #[test]
 fn a_crashed_or_hung_engine_is_shown_and_restarted_from_the_page() {
     if !available() {
@@ -570,7 +563,7 @@ fn a_crashed_or_hung_engine_is_shown_and_restarted_from_the_page() {
     // A crash: the page says so at once and offers a restart, which keeps the game.
     let crashed = engines(&server);
     assert_eq!(crashed.len(), 1);
-    signal(crashed[0], "KILL");
+    send_signal(crashed[0], "KILL");
     page.wait_for(
         "document.body.dataset.state === 'broken'",
         LONG,
@@ -604,7 +597,7 @@ fn a_crashed_or_hung_engine_is_shown_and_restarted_from_the_page() {
     let hung = engines(&server);
     assert_eq!(hung.len(), 1);
     assert_ne!(hung, crashed);
-    signal(hung[0], "STOP");
+    send_signal(hung[0], "STOP");
     page.click(".pit.legal");
     page.wait_for(
         "document.body.dataset.state === 'broken'",

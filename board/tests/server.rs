@@ -9,6 +9,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use common::{BoardServer, engine_children};
+use mancala_testkit::send_signal;
 use tungstenite::client::IntoClientRequest;
 use tungstenite::{Message, WebSocket};
 
@@ -363,7 +364,7 @@ fn a_crashed_engine_is_reported_and_restarted() {
     let mut socket = own_socket(port, &id);
     let engines = engine_children(server.pid());
     assert_eq!(engines.len(), 1);
-    kill(engines[0], "KILL");
+    send_signal(engines[0], "KILL");
     let news = read_until(&mut socket, |l| l.starts_with("board exit"));
     assert!(news.last().unwrap().contains("ended"), "{news:?}");
     send(&mut socket, "isready");
@@ -388,7 +389,7 @@ fn a_hung_engine_is_replaced_on_restart() {
     let id = open_board(port);
     let mut socket = own_socket(port, &id);
     let engines = engine_children(server.pid());
-    kill(engines[0], "STOP");
+    send_signal(engines[0], "STOP");
     send(&mut socket, "isready");
     socket
         .get_mut()
@@ -407,16 +408,6 @@ fn a_hung_engine_is_replaced_on_restart() {
     // The old engine's end is not news of the new one.
     send(&mut socket, "isready");
     assert_eq!(read_until(&mut socket, |_| true), ["readyok"]);
-}
-
-/// Sends signal `signal` to process `pid`.
-fn kill(pid: u32, signal: &str) {
-    let status = std::process::Command::new("kill")
-        .arg(format!("-{signal}"))
-        .arg(pid.to_string())
-        .status()
-        .unwrap();
-    assert!(status.success());
 }
 
 /// A raw GET with the server's own Host; the status line and the head of the reply.

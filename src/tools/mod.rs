@@ -4,6 +4,7 @@
 
 mod bench;
 mod datagen;
+mod interrupt;
 mod mancalagames;
 mod openings;
 mod solve;
@@ -117,7 +118,8 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("{ENGINE_NAME}: {message}");
-            ExitCode::from(2)
+            // A tool stopped by a signal ends with the status of a process that signal ended.
+            ExitCode::from(interrupt::exit_status().unwrap_or(2))
         }
     }
 }

@@ -18,7 +18,8 @@ use mancala_tablebase::Tablebases;
 /// The solved value (RULES.md, "Solved values") is the final margin of the side to move under
 /// perfect play. Tables given with --tablebases are exact leaves. Each probe's answer is printed
 /// as it comes, and a progress line every --progress seconds; a limit (--time, --nodes) ends
-/// the search with the bounds proven so far.
+/// the search with the bounds proven so far, and so do Ctrl-C and SIGTERM (exit status 130 or
+/// 143; a second signal ends it at once).
 #[derive(Args, Debug)]
 #[command(after_help = "Example, in a second: mancala-engine solve mangala-ii \
                         3-3-3-3-3-3-3-3-3-3-3-3-18-18-S")]
@@ -91,6 +92,7 @@ struct Proven {
 
 impl Solve {
     pub fn run(self) -> Result<(), String> {
+        super::interrupt::stop_on_signals();
         let variant = self.variant;
         let text = &self.position;
         let pos = Position::from_position_string(variant, text)
@@ -146,7 +148,7 @@ impl Solve {
                 let limits = SolveLimits {
                     nodes: node_limit,
                     deadline,
-                    stop: None,
+                    stop: Some(super::interrupt::flag()),
                     progress: Some(&probe_nodes),
                 };
                 mancala_rules::with_spec!(variant, S => {
@@ -206,11 +208,15 @@ impl Solve {
             (Ok(solution), nodes, verified) => (solution, nodes, verified),
             (Err(_), nodes, _) => {
                 let Proven { lo, hi } = *proven.lock().unwrap_or_else(|p| p.into_inner());
+                let by = super::interrupt::received();
                 println!(
-                    "stopped after {elapsed:.3} s, {nodes} nodes: value in [{lo}, {hi}] (not \
-                     proven; the bounds are)"
+                    "stopped{} after {elapsed:.3} s, {nodes} nodes: value in [{lo}, {hi}] (not \
+                     proven; the bounds are)",
+                    by.map_or(String::new(), |signal| format!(" by {signal}"))
                 );
-                return Err("not solved within the limits".into());
+                return Err(by.map_or("not solved within the limits".into(), |signal| {
+                    format!("stopped by {signal}")
+                }));
             }
         };
         println!(
@@ -273,7 +279,12 @@ fn verify_solution<S: Spec>(
     let started = Instant::now();
     let rule = LastFourRule::default();
     let value = solution.value;
-    let stopped = |_| "the verification was stopped by the limits".to_string();
+    let stopped = |_| {
+        super::interrupt::received().map_or(
+            "the verification was stopped by the limits".to_string(),
+            |signal| format!("the verification was stopped by {signal}"),
+        )
+    };
     let table = SolverTable::new(hash);
     let mut solver = Solver::<S>::new(&table, tablebases, rule, limits);
     solver = if by_proof_numbers {

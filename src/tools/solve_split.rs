@@ -64,7 +64,9 @@ impl SolveSplit {
 ///
 /// With --shard K/N, only the jobs whose index is K-1 modulo N (one task of a job array of N);
 /// otherwise all. Jobs already in the results file are skipped, so a task that was stopped
-/// goes on where it was when run again.
+/// goes on where it was when run again. Ctrl-C, or the SIGTERM a batch system sends at a
+/// task's time limit, stops it cleanly with the finished jobs' results written (exit status
+/// 130 or 143); a second signal ends it at once.
 #[derive(Args, Debug)]
 #[command(
     after_help = "Example: mancala-engine solve-job plan.txt --shard 1/4 --out results-1.txt"
@@ -107,6 +109,7 @@ fn read_plan(path: &PathBuf) -> Result<Plan, String> {
 
 impl SolveJob {
     pub fn run(self) -> Result<(), String> {
+        super::interrupt::stop_on_signals();
         let plan = read_plan(&self.plan)?;
         let mut done = vec![None; plan.jobs.len()];
         if self.out.exists() {
@@ -155,16 +158,27 @@ impl SolveJob {
                         &table,
                         tablebases.as_ref(),
                         LastFourRule::default(),
-                        SolveLimits::NONE,
+                        SolveLimits {
+                            stop: Some(super::interrupt::flag()),
+                            ..SolveLimits::NONE
+                        },
                     )
                     .with_threads(threads);
-                    for &index in &mine {
+                    for (finished, &index) in mine.iter().enumerate() {
                         let job = &plan.jobs[index];
                         let (started, nodes_before) = (Instant::now(), solver.nodes());
                         let window = plan.job_window(index).unwrap_or((i32::MIN, i32::MAX));
                         let value = solver
                             .value_within(&job.line, &job.position, window, None, &mut |_| {})
-                            .map_err(|_| format!("job {index} could not be solved"))?;
+                            .map_err(|_| {
+                                let by = super::interrupt::received().unwrap_or("a limit");
+                                format!(
+                                    "stopped by {by} in job {index}, after {finished} of this \
+                                     run's {} jobs: their results are kept, and running the \
+                                     same command again resumes",
+                                    mine.len()
+                                )
+                            })?;
                         let result = JobResult {
                             index,
                             yield_: value - job.position.captured_margin(),

@@ -7,7 +7,9 @@
 //! - [`positions`]: random positions of any game with a given number of counters on the board;
 //! - [`strategies`]: proptest strategies for games, position strings and random game starts;
 //! - [`daemon`]: the engine binary as a test drives it, stdin held open, lines read with
-//!   deadlines.
+//!   deadlines;
+//! - [`send_signal`]: a signal to a process the test started, and [`ignores_signal`]: whether
+//!   this process (so every child it starts) ignores one.
 
 pub mod daemon;
 pub mod naive_solver;
@@ -24,4 +26,27 @@ pub fn with_big_stack(body: impl FnOnce() + Send + 'static) {
         .expect("a thread")
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
+}
+
+/// Sends signal `signal` (a name such as `INT`, `TERM`, `KILL`, `STOP`) to process `pid`, by
+/// `kill`, and fails the test if it cannot.
+pub fn send_signal(pid: u32, signal: &str) {
+    let sent = std::process::Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(pid.to_string())
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -{signal} {pid} failed");
+}
+
+/// Whether this process ignores signal number `signum` (as a script's background job ignores
+/// SIGINT, 2): its children start ignoring it too. Read from `/proc/self/status` (false where
+/// there is none).
+pub fn ignores_signal(signum: u32) -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("SigIgn:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask >> (signum - 1) & 1 == 1)
 }

@@ -1,0 +1,81 @@
+//! Stopping a long tool cleanly. `solve` and `solve-job` run for hours, and are ended by Ctrl-C
+//! (SIGINT), by a batch system (Slurm and Kubernetes send SIGTERM at a task's time limit or
+//! when it is cancelled) or by a closed terminal (SIGHUP). The first such signal sets a flag
+//! that the solver polls, so that `solve` prints the bounds it has proven and `solve-job` keeps
+//! the jobs it has finished; a second one ends the process at once, for a tool still loading
+//! its tables or a user who does not want to wait.
+
+use std::ffi::c_int;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+/// Set by the first stopping signal: the stop flag of the solver's limits.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// The number of the first stopping signal received (0: none yet).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+const SIGHUP: c_int = 1;
+const SIGINT: c_int = 2;
+const SIGTERM: c_int = 15;
+
+/// From now on, SIGINT, SIGTERM and SIGHUP set [`flag`] instead of ending the process (the
+/// second one still ends it, with the shell's status for that signal). A signal ignored when
+/// the process started stays ignored, as programs started by `nohup` (SIGHUP) or as a
+/// script's background job (SIGINT) expect.
+pub fn stop_on_signals() {
+    #[cfg(unix)]
+    {
+        unsafe extern "C" {
+            fn signal(signum: c_int, handler: usize) -> usize;
+        }
+        const SIG_IGN: usize = 1;
+        for signum in [SIGHUP, SIGINT, SIGTERM] {
+            // SAFETY: the handler only touches atomics and calls `_exit`, both safe in a
+            // signal handler; an ignored signal is set back to what it was.
+            unsafe {
+                if signal(signum, on_signal as extern "C" fn(c_int) as usize) == SIG_IGN {
+                    signal(signum, SIG_IGN);
+                }
+            }
+        }
+    }
+}
+
+/// The flag the first stopping signal sets, for [`SolveLimits::stop`].
+///
+/// [`SolveLimits::stop`]: mancala_engine::search::solver::SolveLimits
+pub fn flag() -> &'static AtomicBool {
+    &STOP
+}
+
+/// The name of the stopping signal received, if one was.
+pub fn received() -> Option<&'static str> {
+    match SIGNAL.load(Ordering::SeqCst) {
+        SIGHUP => Some("SIGHUP"),
+        SIGINT => Some("SIGINT"),
+        SIGTERM => Some("SIGTERM"),
+        _ => None,
+    }
+}
+
+/// The exit status of a process ended by the signal received: 128 plus its number, as a shell
+/// reports a process the signal killed (130 for Ctrl-C, 143 for SIGTERM).
+pub fn exit_status() -> Option<u8> {
+    let signum = SIGNAL.load(Ordering::SeqCst);
+    (signum > 0).then(|| 128 + signum as u8)
+}
+
+#[cfg(unix)]
+extern "C" fn on_signal(signum: c_int) {
+    unsafe extern "C" {
+        fn _exit(status: c_int) -> !;
+    }
+    if SIGNAL
+        .compare_exchange(0, signum, Ordering::SeqCst, Ordering::SeqCst)
+        .is_err()
+    {
+        // SAFETY: `_exit` is async-signal-safe; a second signal means "stop now".
+        unsafe { _exit(128 + signum) }
+    }
+    STOP.store(true, Ordering::SeqCst);
+}
