@@ -196,3 +196,81 @@ fn a_solve_started_ignoring_sighup_goes_on_when_it_comes() {
     assert_eq!(output.status.code(), Some(143), "{errors}");
     assert!(errors.contains("stopped by SIGTERM"), "{errors}");
 }
+
+/// A stopped solve says how to go on (`--known LO HI`); going on from those bounds proves the
+/// value without probing outside them.
+#[test]
+fn a_solve_goes_on_from_the_bounds_a_stopped_run_proved() {
+    let position = "4-4-4-4-4-4-4-4-4-4-4-4-12-12-S";
+    let stopped = stdout(&solve(&[
+        "mangala-ii",
+        position,
+        "--nodes",
+        "400000",
+        "--probe-budget",
+        "4096",
+    ]));
+    let known: Vec<String> = stopped
+        .lines()
+        .find_map(|line| {
+            line.split_once("to go on from them: --known ")?
+                .1
+                .strip_suffix(')')
+        })
+        .unwrap_or_else(|| panic!("no way to go on in {stopped}"))
+        .split(' ')
+        .map(String::from)
+        .collect();
+    let (lo, hi): (i32, i32) = (known[0].parse().unwrap(), known[1].parse().unwrap());
+    assert!(lo <= 0 && 0 <= hi && (lo, hi) != (-48, 48), "[{lo}, {hi}]");
+    // And from bounds that leave one probe to ask (value >= 2?), where a whole solve asks two.
+    for (lo, hi) in [(lo, hi), (0, 2)] {
+        let (lo_text, hi_text) = (lo.to_string(), hi.to_string());
+        let output = solve(&["mangala-ii", position, "--known", &lo_text, &hi_text]);
+        let text = stdout(&output);
+        assert!(output.status.success(), "{text}");
+        assert!(
+            value_line(&text).is_some_and(|line| line.starts_with("value 0 ")
+                && line.ends_with(&format!("given the bounds [{lo}, {hi}] of --known"))),
+            "{text}"
+        );
+        for line in text.lines().filter(|line| line.starts_with("  value ")) {
+            let bound: i32 = line
+                .split_whitespace()
+                .nth(2)
+                .and_then(|word| word.trim_end_matches([':', '?']).parse().ok())
+                .unwrap_or_else(|| panic!("a bound in {line}"));
+            assert!(
+                lo < bound && bound <= hi,
+                "{line} probes outside [{lo}, {hi}]"
+            );
+        }
+    }
+}
+
+/// Bounds given as proven that are not (the value of Mangala II with 4 a pit is 0) lead to a
+/// value that no move keeps somewhere along its line: refused, not claimed.
+#[test]
+fn wrong_known_bounds_are_refused() {
+    let position = "4-4-4-4-4-4-4-4-4-4-4-4-12-12-S";
+    for (lo, hi) in [("2", "6"), ("-6", "-2")] {
+        let output = solve(&["mangala-ii", position, "--known", lo, hi]);
+        let errors = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{errors}");
+        assert!(
+            errors.contains("the bounds of --known are wrong"),
+            "{errors}"
+        );
+        assert!(value_line(&stdout(&output)).is_none(), "no value claimed");
+    }
+    for (lo, hi, why) in [
+        ("3", "1", "LO is above HI"),
+        ("50", "60", "the board allows"),
+    ] {
+        let output = solve(&["mangala-ii", position, "--known", lo, hi]);
+        let errors = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{errors}");
+        assert!(errors.contains(why), "{errors}");
+        assert!(output.stdout.is_empty(), "refused before it starts");
+    }
+}

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use mancala_engine::search::solver::{
-    MAX_SOLVER_TABLE_MIB, ProbeAnswer, Solution, SolveLimits, Solver, SolverTable,
+    LineEnd, MAX_SOLVER_TABLE_MIB, ProbeAnswer, Solution, SolveLimits, Solver, SolverTable,
 };
 use mancala_rules::{LastFourRule, Position, Spec, Variant};
 use mancala_tablebase::Tablebases;
@@ -69,6 +69,12 @@ pub struct Solve {
     /// probe.
     #[arg(long, value_name = "NODES", default_value_t = DEFAULT_PROBE_BUDGET)]
     probe_budget: u64,
+    /// Bounds an earlier run of the same solve proved (the `value in [LO, HI]` it printed when
+    /// stopped), taken as given, so that a long solve goes on where it stopped instead of
+    /// proving them again. The value found is then proven only if they are; --verify proves
+    /// it again from nothing.
+    #[arg(long, num_args = 2, value_names = ["LO", "HI"], allow_hyphen_values = true)]
+    known: Option<Vec<i32>>,
 }
 
 /// The first node budget of a probe, per thread: ten to twenty seconds' search, more than the
@@ -97,11 +103,6 @@ impl Solve {
         let text = &self.position;
         let pos = Position::from_position_string(variant, text)
             .map_err(|e| format!("invalid position string '{text}': {e}"))?;
-        let tablebases = self
-            .tablebases
-            .as_deref()
-            .map(super::load_tablebases)
-            .transpose()?;
         let seconds = |flag: &str, value: f64| {
             (value.is_finite() && value >= 0.0)
                 .then(|| Duration::from_secs_f64(value))
@@ -109,6 +110,30 @@ impl Solve {
         };
         let time_limit = self.time.map(|t| seconds("--time", t)).transpose()?;
         let every = seconds("--progress", self.progress)?;
+        // The value can be no better than the captured margin plus everything on the board.
+        let captured = pos.captured_margin();
+        let on_board = pos.on_board() as i32;
+        let (reach_lo, reach_hi) = (captured - on_board, captured + on_board);
+        let known = match self.known.as_deref() {
+            Some(&[lo, hi]) if lo <= hi && reach_lo <= hi && lo <= reach_hi => {
+                Some((lo.max(reach_lo), hi.min(reach_hi)))
+            }
+            Some(&[lo, hi]) if lo > hi => {
+                return Err(format!("--known {lo} {hi}: LO is above HI"));
+            }
+            Some(&[lo, hi]) => {
+                return Err(format!(
+                    "--known {lo} {hi}: no value of this position is in [{lo}, {hi}] (the \
+                     board allows [{reach_lo}, {reach_hi}])"
+                ));
+            }
+            _ => None,
+        };
+        let tablebases = self
+            .tablebases
+            .as_deref()
+            .map(super::load_tablebases)
+            .transpose()?;
         println!(
             "solving {variant} {pos} ({} counters on the board{})",
             pos.on_board(),
@@ -117,13 +142,11 @@ impl Solve {
                 .and_then(|tb| tb.max_counters(variant))
                 .map_or(String::new(), |m| format!("; tables up to {m}"))
         );
-        // The value can be no better than the captured margin plus everything on the board.
-        let captured = pos.captured_margin();
-        let on_board = pos.on_board() as i32;
-        let proven = Arc::new(Mutex::new(Proven {
-            lo: captured - on_board,
-            hi: captured + on_board,
-        }));
+        let (lo, hi) = known.unwrap_or((reach_lo, reach_hi));
+        if let Some((lo, hi)) = known {
+            println!("taking as proven: value in [{lo}, {hi}] (--known)");
+        }
+        let proven = Arc::new(Mutex::new(Proven { lo, hi }));
         let nodes_so_far = Arc::new(AtomicU64::new(0));
         let done = Arc::new(AtomicBool::new(false));
         let started = Instant::now();
@@ -165,7 +188,7 @@ impl Solve {
                     if probe_budget > 0 {
                         solver = solver.with_probe_budget(probe_budget);
                     }
-                    let value = solver.value_with(&pos, None, &mut |probe| {
+                    let mut report = |probe: mancala_engine::search::solver::Probe| {
                         let mut proven = probe_proven.lock().unwrap_or_else(|p| p.into_inner());
                         let (bound, seconds) = (probe.bound, started.elapsed().as_secs_f64());
                         (proven.lo, proven.hi) = probe.proven;
@@ -177,7 +200,13 @@ impl Solve {
                             ),
                         };
                         println!("  {answer}: {seconds:.3} s, {} nodes", probe.nodes);
-                    });
+                    };
+                    // Within known bounds, the value clamped to them is the value.
+                    let value = match known {
+                        Some((lo, hi)) if lo == hi => Ok(lo),
+                        Some(window) => solver.value_within(&[], &pos, window, None, &mut report),
+                        None => solver.value_with(&pos, None, &mut report),
+                    };
                     let nodes = solver.nodes();
                     let solution = value.and_then(|value| solver.solve_from(&pos, value));
                     drop(solver);
@@ -211,16 +240,36 @@ impl Solve {
                 let by = super::interrupt::received();
                 println!(
                     "stopped{} after {elapsed:.3} s, {nodes} nodes: value in [{lo}, {hi}] (not \
-                     proven; the bounds are)",
-                    by.map_or(String::new(), |signal| format!(" by {signal}"))
+                     proven; the bounds are{}; to go on from them: --known {lo} {hi})",
+                    by.map_or(String::new(), |signal| format!(" by {signal}")),
+                    if known.is_some() {
+                        ", given those of --known"
+                    } else {
+                        ""
+                    }
                 );
                 return Err(by.map_or("not solved within the limits".into(), |signal| {
                     format!("stopped by {signal}")
                 }));
             }
         };
+        if solution.pv_end == LineEnd::NoMoveKeeps {
+            let ply = solution.pv.len() + 1;
+            return Err(if known.is_some() {
+                format!(
+                    "the bounds of --known are wrong: they lead to the value {}, and at ply \
+                     {ply} of its line no move keeps it",
+                    solution.value
+                )
+            } else {
+                format!(
+                    "a defect: at ply {ply} of the line of the value {} no move keeps it",
+                    solution.value
+                )
+            });
+        }
         println!(
-            "value {} ({} to move ends {} counters {})",
+            "value {} ({} to move ends {} counters {}){}",
             solution.value,
             pos.side_to_move().name(),
             solution.value.abs(),
@@ -228,7 +277,10 @@ impl Solve {
                 "ahead"
             } else {
                 "behind"
-            }
+            },
+            known.map_or(String::new(), |(lo, hi)| format!(
+                ", given the bounds [{lo}, {hi}] of --known"
+            ))
         );
         println!(
             "best move {}",
@@ -240,10 +292,10 @@ impl Solve {
         println!(
             "line {}{}",
             line.join(" "),
-            if solution.pv_ends_game {
-                " (end)"
-            } else {
-                " (cycles)"
+            match solution.pv_end {
+                LineEnd::GameOver => " (end)",
+                LineEnd::Cycles => " (cycles)",
+                LineEnd::Longest | LineEnd::NoMoveKeeps => " (and on)",
             }
         );
         println!(

@@ -73,10 +73,24 @@ pub struct Solution {
     pub best: Option<Move>,
     /// A line of value-keeping moves, to the end or to where it cycles (at most 256 plies).
     pub pv: Vec<Move>,
-    /// Whether the line ends the game (rather than cycling or stopping at 256 plies).
-    pub pv_ends_game: bool,
+    /// How the line ends.
+    pub pv_end: LineEnd,
     pub nodes: u64,
     pub tb_hits: u64,
+}
+
+/// How a [`Solution`]'s line ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnd {
+    /// The game is over.
+    GameOver,
+    /// A position of the line since its last capture comes again: the leftover rule ends it.
+    Cycles,
+    /// At its longest, 256 plies.
+    Longest,
+    /// No move keeps the value where the line stops: never with a proven value, so a value
+    /// taken from bounds given as proven shows them wrong.
+    NoMoveKeeps,
 }
 
 /// One null-window probe of the root: whether its value is at least `bound`.
@@ -808,11 +822,11 @@ impl<'a, S: Spec> Solver<'a, S> {
         let mut line_pos = *pos;
         let mut line_value = value;
         let mut seen = vec![future_key_for::<S>(pos)];
-        let mut ends_game = false;
+        let mut end = LineEnd::Longest;
         while pv.len() < 256 {
             let legal = line_pos.legal_moves_for::<S>();
             if legal.is_empty() {
-                ends_game = true;
+                end = LineEnd::GameOver;
                 break;
             }
             // Captures first: a line that keeps the value and makes progress is the one to play
@@ -844,12 +858,13 @@ impl<'a, S: Spec> Solver<'a, S> {
                 }
             }
             let Some(mv) = keeping else {
-                break; // cannot happen with a proven value; the line just stops
+                end = LineEnd::NoMoveKeeps;
+                break;
             };
             pv.push(mv);
             let child = Self::make(&line_pos, mv);
             if child.endless() {
-                ends_game = true;
+                end = LineEnd::GameOver;
                 break;
             }
             if !child.same_side {
@@ -860,7 +875,8 @@ impl<'a, S: Spec> Solver<'a, S> {
             if child.captured() {
                 seen.clear();
             } else if seen.contains(&key) {
-                break; // the line cycles: the leftover rule ends it
+                end = LineEnd::Cycles;
+                break;
             }
             seen.push(key);
         }
@@ -868,7 +884,7 @@ impl<'a, S: Spec> Solver<'a, S> {
             value,
             best: pv.first().copied(),
             pv,
-            pv_ends_game: ends_game,
+            pv_end: end,
             nodes: self.nodes,
             tb_hits: self.tb_hits,
         })
