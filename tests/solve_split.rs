@@ -3,7 +3,7 @@
 //! through the real binary.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// `mancala-engine ARGS` run in `dir`, whatever its exit.
 fn run(args: &[&str], dir: &Path) -> Output {
@@ -24,6 +24,18 @@ fn engine(args: &[&str], dir: &Path) -> Output {
         String::from_utf8_lossy(&output.stderr)
     );
     output
+}
+
+/// `mancala-engine ARGS` started in `dir`, its output and errors piped, for a test that reads
+/// it while it runs.
+fn spawn(args: &[&str], dir: &Path) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine runs")
 }
 
 fn stdout(output: &Output) -> String {
@@ -196,7 +208,6 @@ fn a_stopped_task_resumes_and_a_merge_names_what_is_missing() {
 #[test]
 fn a_task_stopped_by_sigterm_keeps_its_finished_jobs_and_resumes() {
     use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
     let dir = tempfile_dir("sigterm");
     let plan = stdout(&engine(
         &[
@@ -215,8 +226,8 @@ fn a_task_stopped_by_sigterm_keeps_its_finished_jobs_and_resumes() {
         .next()
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("a job count in {plan}"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
-        .args([
+    let mut child = spawn(
+        &[
             "solve-job",
             "plan.txt",
             "--out",
@@ -225,12 +236,9 @@ fn a_task_stopped_by_sigterm_keeps_its_finished_jobs_and_resumes() {
             "1",
             "--hash",
             "16",
-        ])
-        .current_dir(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the engine runs");
+        ],
+        &dir,
+    );
     let mut lines = BufReader::new(child.stdout.take().expect("its output")).lines();
     // The first job's result (Kalah with 3 a pit takes seconds a job), then the signal.
     let first = lines
@@ -251,12 +259,7 @@ fn a_task_stopped_by_sigterm_keeps_its_finished_jobs_and_resumes() {
     let results = std::fs::read_to_string(dir.join("results.txt")).expect("the results");
     assert!(results.contains(&first), "{first} kept in {results}");
     // Run again, it names what is left (and is then ended: the rest takes half a minute).
-    let mut again = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
-        .args(["solve-job", "plan.txt", "--out", "results.txt"])
-        .current_dir(&dir)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the engine runs");
+    let mut again = spawn(&["solve-job", "plan.txt", "--out", "results.txt"], &dir);
     let mut left = String::new();
     BufReader::new(again.stdout.take().expect("its output"))
         .read_line(&mut left)
@@ -281,7 +284,6 @@ fn tempfile_dir(name: &str) -> std::path::PathBuf {
 #[test]
 fn a_closed_output_ends_a_tool_quietly() {
     use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
     let dir = tempfile_dir("closed-pipe");
     engine(
         &[
@@ -295,20 +297,17 @@ fn a_closed_output_ends_a_tool_quietly() {
         ],
         &dir,
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
-        .args([
+    let mut child = spawn(
+        &[
             "solve-job",
             "plan.txt",
             "--out",
             "results.txt",
             "--threads",
             "1",
-        ])
-        .current_dir(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the engine runs");
+        ],
+        &dir,
+    );
     let mut first = String::new();
     BufReader::new(child.stdout.take().expect("its output"))
         .read_line(&mut first)
