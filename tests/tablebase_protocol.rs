@@ -302,3 +302,83 @@ fn a_layer_built_in_parts_by_separate_processes_is_the_whole_layer() {
     let _ = std::fs::remove_dir_all(whole);
     let _ = std::fs::remove_dir_all(split);
 }
+
+/// Ctrl-C stops a long build cleanly: the layers finished stay on disk and are whole (a build
+/// up to the last of them reuses every one), the layer in hand is dropped without a partial
+/// file, and the message says which it was and how to go on.
+#[test]
+fn a_build_stopped_by_ctrl_c_keeps_its_finished_layers() {
+    use std::io::{BufRead, BufReader};
+    // Run as a script's background job, the tests ignore SIGINT and so would the engine:
+    // SIGTERM, handled the same way, stands in for it then.
+    let (signal, status) = if mancala_testkit::ignores_signal(2) {
+        ("TERM", 143)
+    } else {
+        ("INT", 130)
+    };
+    let dir = std::env::temp_dir().join(format!("mancala-tbp-stopped-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // One thread: layers 10 to 13 take seconds, so the signal comes in the middle of the build.
+    let mut child = Command::new(ENGINE)
+        .args(["tablebase", "al-manqala", "13", dir.to_str().unwrap()])
+        .args(["--threads", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut errors = String::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        errors += &line;
+        errors.push('\n');
+        if line.starts_with("layer  8:") {
+            break;
+        }
+    }
+    mancala_testkit::send_signal(child.id(), signal);
+    for line in lines {
+        errors += &line.unwrap();
+        errors.push('\n');
+    }
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(status), "{errors}");
+    assert!(output.stdout.is_empty(), "no report of a finished build");
+    let stopped = errors
+        .lines()
+        .find_map(|line| line.strip_prefix(&format!("mancala-engine: stopped by SIG{signal}: ")))
+        .unwrap_or_else(|| panic!("no line saying where it stopped: {errors}"));
+    let dropped: u32 = stopped
+        .strip_prefix("layer ")
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the layer in hand is named: {stopped}"));
+    assert!((9..=13).contains(&dropped), "{stopped}");
+    assert!(
+        stopped.contains(&format!("layers 0 to {} are kept", dropped - 1))
+            && stopped.ends_with("the same command goes on from there"),
+        "{stopped}"
+    );
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let expected: Vec<String> = (0..dropped)
+        .map(|n| format!("al-manqala-{n:02}.mtb"))
+        .collect();
+    assert_eq!(files, expected, "the finished layers and nothing else");
+    // Whole files: the build up to the last one kept reuses every layer.
+    let again = Command::new(ENGINE)
+        .args(["tablebase", "al-manqala", &(dropped - 1).to_string()])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&again.stdout);
+    assert!(again.status.success(), "{report}");
+    assert!(
+        report.contains(&format!("0 layers built, {dropped} reused")),
+        "{report}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,13 +2,13 @@
 
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use mancala_rules::Variant;
 use mancala_tablebase::generate::{
-    Event, LayerPart, build_part, build_within, merge_parts, part_path,
+    BuildError, Event, LayerPart, build_part, build_within, merge_parts, part_path,
 };
 
 /// Build a game's endgame tables, up to MAX counters on the board.
@@ -17,7 +17,12 @@ use mancala_tablebase::generate::{
 /// both sides to move. Layers already in the directory are reused (a larger MAX extends them; a
 /// stopped build resumes).
 #[derive(Args, Debug)]
-#[command(after_help = "Example, in seconds: mancala-engine tablebase mangala-ii 12 tables")]
+#[command(
+    after_help = "Example, in seconds: mancala-engine tablebase mangala-ii 12 tables\n\n\
+Ctrl-C, SIGTERM or SIGHUP stops a build: the layers finished are kept, the one in hand is \
+dropped, and the same command goes on from there (exit status 130 for SIGINT, 143 for \
+SIGTERM); a second signal ends it at once."
+)]
 pub struct Tablebase {
     /// The game (mangala-ii, al-manqala, anywoli, kalah, or one loaded with --game whose tables are possible (protocol.md, "Tablebases and exact values"); mangala-iv has no choice of move and oware's endless play depends on history).
     #[arg(value_parser = |text: &str| super::game_with_choice(text, "has no tables"))]
@@ -75,6 +80,7 @@ impl Tablebase {
             );
             return Ok(());
         }
+        super::interrupt::stop_on_signals();
         let threads = super::threads_or_every_core(threads);
         let plural = if threads == 1 { "" } else { "s" };
         match part {
@@ -102,7 +108,9 @@ impl Tablebase {
                 bars.println(line).ok();
             }
         };
-        let stop = AtomicBool::new(false);
+        let stop = super::interrupt::flag();
+        // The layer in hand, for the line a stopped build prints.
+        let building = AtomicU32::new(u32::MAX);
         let progress = |event: Event| {
             let mut current = current.lock().unwrap_or_else(|p| p.into_inner());
             match event {
@@ -123,6 +131,7 @@ impl Tablebase {
                 } => {
                     // One unit per look at a position: the bar grows if the layer takes more
                     // than the one before, for as many positions.
+                    building.store(counters, Ordering::Relaxed);
                     let bar = bars.add(ProgressBar::new(expected_work.max(1)));
                     bar.set_style(style.clone());
                     bar.set_prefix(format!("layer {counters}"));
@@ -167,8 +176,18 @@ impl Tablebase {
                 number: number as u32,
                 count: count as u32,
             };
-            let report = build_part(variant, max, part, &dir, threads, &stop, &progress)
-                .map_err(|e| e.to_string())?;
+            let report = build_part(variant, max, part, &dir, threads, stop, &progress).map_err(
+                |e| match e {
+                    BuildError::Stopped => stopped(
+                        &current,
+                        format!(
+                            "part {number} of {count} of layer {max} not written; the same \
+                             command builds it again"
+                        ),
+                    ),
+                    e => e.to_string(),
+                },
+            )?;
             println!(
                 "{variant}: part {number} of {count} of layer {max} in {}, {:.1} MiB, {:.1} s, \
                  peak memory {} MiB",
@@ -180,8 +199,31 @@ impl Tablebase {
             return Ok(());
         }
         let memory = memory.map(|mib| mib.saturating_mul(1 << 20));
-        let report = build_within(variant, max, &dir, threads, memory, &stop, &progress)
-            .map_err(|e| e.to_string())?;
+        let report = build_within(variant, max, &dir, threads, memory, stop, &progress).map_err(
+            |e| match e {
+                BuildError::Stopped => {
+                    let layer = building.load(Ordering::Relaxed);
+                    let kept = match layer {
+                        0 | u32::MAX => "no layer is finished".to_string(),
+                        1 => "layer 0 is kept".to_string(),
+                        _ => format!("layers 0 to {} are kept", layer - 1),
+                    };
+                    let dropped = if layer == u32::MAX {
+                        String::new()
+                    } else {
+                        format!("layer {layer} dropped, ")
+                    };
+                    stopped(
+                        &current,
+                        format!(
+                            "{dropped}{kept} in {}; the same command goes on from there",
+                            dir.display()
+                        ),
+                    )
+                }
+                e => e.to_string(),
+            },
+        )?;
         println!(
             "{variant} tables up to {max} counters in {}: {} layers built, {} reused, {:.1} MiB \
              on disk, {:.1} s, table memory at most {:.1} MiB, peak memory {} MiB",
@@ -195,4 +237,14 @@ impl Tablebase {
         );
         Ok(())
     }
+}
+
+/// The message of a build stopped by a signal (the generator returns `Stopped` for nothing
+/// else), once the bar of the layer in hand is cleared from the terminal.
+fn stopped(bar: &Mutex<Option<ProgressBar>>, what: String) -> String {
+    if let Some(bar) = bar.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        bar.abandon();
+    }
+    let by = super::interrupt::received().unwrap_or("a signal");
+    format!("stopped by {by}: {what}")
 }
