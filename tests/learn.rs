@@ -4,6 +4,7 @@
 
 use std::process::Command;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use mancala_learn::data::Record;
 use mancala_learn::datagen::{Settings, Summary, generate};
@@ -25,7 +26,7 @@ fn settings(variant: Variant, threads: usize) -> Settings {
 
 fn run(settings: &Settings, tables: Option<Arc<Tablebases>>) -> (String, Summary) {
     let mut out = Vec::new();
-    let summary = generate(settings, tables, &mut out, &|_| {}).unwrap();
+    let summary = generate(settings, tables, &mut out, &AtomicBool::new(false), &|_| {}).unwrap();
     (String::from_utf8(out).unwrap(), summary)
 }
 
@@ -60,6 +61,42 @@ fn a_seed_reproduces_the_set_whatever_the_threads() {
         );
         assert_ne!(one, other, "{variant}");
     }
+}
+
+/// A run stopped (by Ctrl-C in the tool) begins no game more and finishes those in play: its
+/// records are those of the first games, whole and in order, as a shorter run writes them.
+#[test]
+fn a_stopped_run_writes_the_first_games_whole() {
+    let variant = Variant::AlManqala;
+    let full = Settings {
+        games: 40,
+        ..settings(variant, 2)
+    };
+    let stop = AtomicBool::new(false);
+    let mut out = Vec::new();
+    let summary = generate(&full, None, &mut out, &stop, &|summary| {
+        if summary.games >= 3 {
+            stop.store(true, Ordering::Relaxed);
+        }
+    })
+    .unwrap();
+    let stopped = String::from_utf8(out).unwrap();
+    // Stopped early; the games in play on the other thread were finished too (how many
+    // depends on the timing, the prefix below does not).
+    assert!((3..40).contains(&summary.games), "{summary:?}");
+    let games: Vec<u64> = records(variant, &stopped).iter().map(|r| r.game).collect();
+    assert_eq!(games.len() as u64, summary.positions);
+    assert_eq!(*games.last().unwrap(), summary.games - 1);
+    let (shorter, again) = run(
+        &Settings {
+            games: summary.games,
+            ..full
+        },
+        None,
+    );
+    assert_eq!(again, summary);
+    let body = |text: &str| text.split_once('\n').unwrap().1.to_string();
+    assert_eq!(body(&stopped), body(&shorter));
 }
 
 #[test]
@@ -591,4 +628,58 @@ fn a_game_of_a_file_is_fitted_and_its_weights_loaded() {
         "{stdout}"
     );
     assert_eq!(network_term(&stdout), 0, "{stdout}");
+}
+
+/// Ctrl-C stops a long datagen with a file the tuner reads: the games played, every line
+/// whole (before, the buffered tail was lost in the middle of a line, and the tuner refused
+/// the whole file).
+#[test]
+fn a_datagen_stopped_by_ctrl_c_leaves_a_file_the_tuner_reads() {
+    // Run as a script's background job, the tests ignore SIGINT and so would the engine:
+    // SIGTERM, handled the same way, stands in for it then.
+    let (signal, status) = if mancala_testkit::ignores_signal(2) {
+        ("TERM", 143)
+    } else {
+        ("INT", 130)
+    };
+    let dir = std::env::temp_dir().join(format!("mancala-learn-stop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("am.txt");
+    let engine = env!("CARGO_BIN_EXE_mancala-engine");
+    let child = Command::new(engine)
+        .args(["datagen", "al-manqala", "100000", data.to_str().unwrap()])
+        .args(["--nodes", "200"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until some games are in the file (the writer's buffer spilled a few times).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::metadata(&data).map_or(0, |m| m.len()) < 50_000 {
+        assert!(std::time::Instant::now() < deadline, "no data written");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    mancala_testkit::send_signal(child.id(), signal);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(status), "{stderr}");
+    let said = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("mancala-engine: stopped by SIG{signal} after ")))
+        .unwrap_or_else(|| panic!("no line saying where it stopped: {stderr}"));
+    let games: u64 = said.split(' ').next().unwrap().parse().unwrap();
+    assert!(
+        said.contains("of 100000 games") && games < 100_000,
+        "{said}"
+    );
+    let text = std::fs::read_to_string(&data).unwrap();
+    assert!(text.ends_with('\n'), "the last line is whole");
+    let records = records(Variant::AlManqala, &text);
+    assert!(
+        said.contains(&format!("holds their {} positions", records.len())),
+        "{said}"
+    );
+    assert_eq!(records.last().unwrap().game, games - 1, "{said}");
+    let (stdout, _) = engine_ok(&["tune", data.to_str().unwrap()]);
+    assert!(stdout.contains("RMSE in counters"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -17,6 +17,11 @@ use mancala_rules::Variant;
 /// margin and the exact value where the tables reach (the format is documented in
 /// crates/learn/src/data.rs). A seed reproduces a set exactly, whatever the threads.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Ctrl-C, SIGTERM or SIGHUP stops a run: no game is begun, the games in \
+play are finished, and the file holds the records of the games played, every line whole (exit \
+status 130 for SIGINT, 143 for SIGTERM); a second signal ends it at once."
+)]
 pub struct Datagen {
     /// The game (any with a choice of move: mangala-ii, al-manqala, anywoli, kalah, oware, or one loaded with --game).
     #[arg(value_parser = |text: &str| super::game_with_choice(text, "has nothing to learn"))]
@@ -88,21 +93,36 @@ impl Datagen {
         let started = Instant::now();
         // Off a terminal the bar is hidden: a plain line at every tenth of the games instead.
         let tenths_said = AtomicU64::new(0);
-        let summary = generate(&settings, tables, &mut out, &|summary| {
-            bar.set_position(summary.games);
-            bar.set_message(format!("{} positions", summary.positions));
-            let tenths = summary.games * 10 / games.max(1);
-            if bar.is_hidden() && tenths_said.fetch_max(tenths, Ordering::Relaxed) < tenths {
-                eprintln!(
-                    "datagen {variant}: {}/{games} games, {} positions, {:.0} s",
-                    summary.games,
-                    summary.positions,
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        })
+        super::interrupt::stop_on_signals();
+        let summary = generate(
+            &settings,
+            tables,
+            &mut out,
+            super::interrupt::flag(),
+            &|summary| {
+                bar.set_position(summary.games);
+                bar.set_message(format!("{} positions", summary.positions));
+                let tenths = summary.games * 10 / games.max(1);
+                if bar.is_hidden() && tenths_said.fetch_max(tenths, Ordering::Relaxed) < tenths {
+                    eprintln!(
+                        "datagen {variant}: {}/{games} games, {} positions, {:.0} s",
+                        summary.games,
+                        summary.positions,
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+            },
+        )
         .map_err(|e| format!("cannot write {file}: {e}"))?;
         bar.finish_and_clear();
+        if let Some(signal) = super::interrupt::received() {
+            return Err(format!(
+                "stopped by {signal} after {} of {games} games: {file} holds their {} positions, \
+                 every line whole (the records that `datagen {variant} {}` with the same options \
+                 writes)",
+                summary.games, summary.positions, summary.games
+            ));
+        }
         let [south, draws, north] = summary.results;
         eprintln!(
             "datagen {variant}: {} games (South won {south}, drawn {draws}, North won {north}), \

@@ -1,14 +1,15 @@
-//! Stopping a long tool cleanly. `solve` and `solve-job` run for hours, and are ended by Ctrl-C
-//! (SIGINT), by a batch system (Slurm and Kubernetes send SIGTERM at a task's time limit or
-//! when it is cancelled) or by a closed terminal (SIGHUP). The first such signal sets a flag
-//! that the solver polls, so that `solve` prints the bounds it has proven and `solve-job` keeps
-//! the jobs it has finished; a second one ends the process at once, for a tool still loading
-//! its tables or a user who does not want to wait.
+//! Stopping a long tool cleanly. `solve`, `solve-job`, `tablebase` and `datagen` run for
+//! hours, and are ended by Ctrl-C (SIGINT), by a batch system (Slurm and Kubernetes send
+//! SIGTERM at a task's time limit or when it is cancelled) or by a closed terminal (SIGHUP).
+//! The first such signal sets a flag that they poll: `solve` prints the bounds it has proven,
+//! `solve-job` keeps the jobs it has finished, `tablebase` says which layers it kept, and
+//! `datagen` finishes the games in play and writes them whole. A second one ends the process
+//! at once, for a tool still loading its tables or a user who does not want to wait.
 
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
-/// Set by the first stopping signal: the stop flag of the solver's limits.
+/// Set by the first stopping signal: the stop flag the tools poll.
 static STOP: AtomicBool = AtomicBool::new(false);
 
 /// The number of the first stopping signal received (0: none yet).
@@ -41,7 +42,8 @@ pub fn stop_on_signals() {
     }
 }
 
-/// The flag the first stopping signal sets, for [`SolveLimits::stop`].
+/// The flag the first stopping signal sets, for [`SolveLimits::stop`], the table
+/// generator's and datagen's `stop`.
 ///
 /// [`SolveLimits::stop`]: mancala_engine::search::solver::SolveLimits
 pub fn flag() -> &'static AtomicBool {

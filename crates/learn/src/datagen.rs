@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::data::Record;
@@ -175,11 +175,14 @@ fn play_game(settings: &Settings, tables: Option<&Arc<Tablebases>>, index: u64) 
 }
 
 /// Generates the data, writing the records (after a header line) to `out` in game order;
-/// `progress` hears of each finished game.
+/// `progress` hears of each finished game. Once `stop` is set no game is begun, and those in
+/// play are finished and written: what was written is then the records of the first
+/// `Summary::games` games, whole, as a run of that many games with the same settings writes.
 pub fn generate(
     settings: &Settings,
     tables: Option<Arc<Tablebases>>,
     out: &mut (dyn Write + Send),
+    stop: &AtomicBool,
     progress: &(dyn Fn(&Summary) + Sync),
 ) -> std::io::Result<Summary> {
     writeln!(
@@ -218,6 +221,10 @@ pub fn generate(
         for _ in 0..settings.threads.max(1) {
             scope.spawn(|| {
                 loop {
+                    // Every game begun is written, so a stopped run's games are a prefix.
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= settings.games {
                         return;
