@@ -632,9 +632,9 @@ fn a_game_of_a_file_is_fitted_and_its_weights_loaded() {
 
 /// Ctrl-C stops a long datagen with a file the tuner reads: the games played, every line
 /// whole (before, the buffered tail was lost in the middle of a line, and the tuner refused
-/// the whole file).
+/// the whole file); and a long training with the best network so far, written.
 #[test]
-fn a_datagen_stopped_by_ctrl_c_leaves_a_file_the_tuner_reads() {
+fn datagen_and_train_stopped_by_ctrl_c_keep_what_they_made() {
     // Run as a script's background job, the tests ignore SIGINT and so would the engine:
     // SIGTERM, handled the same way, stands in for it then.
     let (signal, status) = if mancala_testkit::ignores_signal(2) {
@@ -681,5 +681,46 @@ fn a_datagen_stopped_by_ctrl_c_leaves_a_file_the_tuner_reads() {
     assert_eq!(records.last().unwrap().game, games - 1, "{said}");
     let (stdout, _) = engine_ok(&["tune", data.to_str().unwrap()]);
     assert!(stdout.contains("RMSE in counters"), "{stdout}");
+
+    // Training stopped the same way keeps, and writes, the best network of the epochs run.
+    let net = dir.join("am.net");
+    let mut child = Command::new(engine)
+        .args(["train", data.to_str().unwrap(), "--hidden", "8"])
+        .args(["--epochs", "100000", "--save", net.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = mancala_testkit::signal_at_line(
+        child.id(),
+        child.stderr.take().unwrap(),
+        |line| line.starts_with("epoch   2:"),
+        signal,
+    );
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(status), "{stdout}{stderr}");
+    let said = stderr
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix(&format!(
+                "mancala-engine: stopped by SIG{signal} after epoch "
+            ))
+        })
+        .unwrap_or_else(|| panic!("no line saying where it stopped: {stderr}"));
+    let epochs: u32 = said.split(' ').next().unwrap().parse().unwrap();
+    assert!((2..100_000).contains(&epochs), "{said}");
+    assert_eq!(
+        stderr.matches("RMSE in counters, training").count() as u32,
+        epochs,
+        "{stderr}"
+    );
+    assert!(
+        said.contains("of 100000") && said.ends_with("written as asked"),
+        "{said}"
+    );
+    assert!(stdout.contains("network written to"), "{stdout}");
+    let text = std::fs::read_to_string(&net).unwrap();
+    assert!(text.starts_with("# mancala-engine network"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }

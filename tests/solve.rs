@@ -118,22 +118,12 @@ fn stop_after_a_bound(
     mut child: std::process::Child,
     signal: &str,
 ) -> (String, String, Option<i32>) {
-    use std::io::{BufRead, BufReader};
-    let mut lines = BufReader::new(child.stdout.take().expect("its output")).lines();
-    let mut text = String::new();
-    for line in lines.by_ref() {
-        let line = line.expect("a line");
-        text += &line;
-        text.push('\n');
-        if line.contains("value >= -") && !line.contains('?') || line.contains("value < ") {
-            break;
-        }
-    }
-    mancala_testkit::send_signal(child.id(), signal);
-    for line in lines {
-        text += &line.expect("a line");
-        text.push('\n');
-    }
+    let text = mancala_testkit::signal_at_line(
+        child.id(),
+        child.stdout.take().expect("its output"),
+        |line| line.contains("value >= -") && !line.contains('?') || line.contains("value < "),
+        signal,
+    );
     let output = child.wait_with_output().expect("it ends");
     let errors = String::from_utf8_lossy(&output.stderr).into_owned();
     (text, errors, output.status.code())

@@ -308,7 +308,6 @@ fn a_layer_built_in_parts_by_separate_processes_is_the_whole_layer() {
 /// file, and the message says which it was and how to go on.
 #[test]
 fn a_build_stopped_by_ctrl_c_keeps_its_finished_layers() {
-    use std::io::{BufRead, BufReader};
     // Run as a script's background job, the tests ignore SIGINT and so would the engine:
     // SIGTERM, handled the same way, stands in for it then.
     let (signal, status) = if mancala_testkit::ignores_signal(2) {
@@ -326,21 +325,12 @@ fn a_build_stopped_by_ctrl_c_keeps_its_finished_layers() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut errors = String::new();
-    for line in lines.by_ref() {
-        let line = line.unwrap();
-        errors += &line;
-        errors.push('\n');
-        if line.starts_with("layer  8:") {
-            break;
-        }
-    }
-    mancala_testkit::send_signal(child.id(), signal);
-    for line in lines {
-        errors += &line.unwrap();
-        errors.push('\n');
-    }
+    let errors = mancala_testkit::signal_at_line(
+        child.id(),
+        child.stderr.take().unwrap(),
+        |line| line.starts_with("layer  8:"),
+        signal,
+    );
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(status), "{errors}");
     assert!(output.stdout.is_empty(), "no report of a finished build");

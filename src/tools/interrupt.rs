@@ -1,9 +1,10 @@
-//! Stopping a long tool cleanly. `solve`, `solve-job`, `tablebase` and `datagen` run for
-//! hours, and are ended by Ctrl-C (SIGINT), by a batch system (Slurm and Kubernetes send
+//! Stopping a long tool cleanly. `solve`, `solve-job`, `tablebase`, `datagen` and `train` run
+//! for hours, and are ended by Ctrl-C (SIGINT), by a batch system (Slurm and Kubernetes send
 //! SIGTERM at a task's time limit or when it is cancelled) or by a closed terminal (SIGHUP).
 //! The first such signal sets a flag that they poll: `solve` prints the bounds it has proven,
 //! `solve-job` keeps the jobs it has finished, `tablebase` says which layers it kept, and
-//! `datagen` finishes the games in play and writes them whole. A second one ends the process
+//! `datagen` finishes the games in play and writes them whole, and `train` keeps the best
+//! network of the epochs run. A second one ends the process
 //! at once, for a tool still loading its tables or a user who does not want to wait.
 
 use std::ffi::c_int;
@@ -42,8 +43,8 @@ pub fn stop_on_signals() {
     }
 }
 
-/// The flag the first stopping signal sets, for [`SolveLimits::stop`], the table
-/// generator's and datagen's `stop`.
+/// The flag the first stopping signal sets, for [`SolveLimits::stop`] and the `stop` of the
+/// table generator, datagen and training.
 ///
 /// [`SolveLimits::stop`]: mancala_engine::search::solver::SolveLimits
 pub fn flag() -> &'static AtomicBool {

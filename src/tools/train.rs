@@ -13,6 +13,11 @@ use mancala_learn::tune::{HOLD_OUT_EVERY, Target, read_files};
 /// target is L x the final margin + (1 - L) x the search's score, or the exact value where known,
 /// as `tune`'s. Every tenth game is held out; the epoch with the lowest held-out error is kept.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Ctrl-C, SIGTERM or SIGHUP stops training after the epoch under way: \
+the best network of the epochs run is reported and written (--save) as at the end (exit status \
+130 for SIGINT, 143 for SIGTERM); a second signal ends it at once."
+)]
 pub struct Train {
     /// datagen files, all of one game.
     #[arg(required = true, value_name = "FILE")]
@@ -76,12 +81,22 @@ impl Train {
             seed: self.seed,
         };
         let data = game.description();
-        let trained = train(variant, &samples, settings, &data, &command, |epoch| {
-            eprintln!(
-                "epoch {:>3}: RMSE in counters, training {:.3}, held out {:.3}",
-                epoch.number, epoch.train, epoch.held_out
-            );
-        })
+        super::interrupt::stop_on_signals();
+        let stop = super::interrupt::flag();
+        let trained = train(
+            variant,
+            &samples,
+            settings,
+            &data,
+            &command,
+            stop,
+            |epoch| {
+                eprintln!(
+                    "epoch {:>3}: RMSE in counters, training {:.3}, held out {:.3}",
+                    epoch.number, epoch.train, epoch.held_out
+                );
+            },
+        )
         .map_err(|e| format!("{variant}: {e}"))?;
         println!(
             "{variant}: {} positions to train on, {} held out (every {HOLD_OUT_EVERY}th game); \
@@ -100,6 +115,19 @@ impl Train {
             std::fs::write(path, trained.network.write())
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             println!("{variant} network written to {}", path.display());
+        }
+        if let Some(signal) = super::interrupt::received() {
+            return Err(format!(
+                "stopped by {signal} after epoch {} of {}: the network kept is the best of \
+                 those{}",
+                trained.epochs,
+                self.epochs,
+                if self.save.is_some() {
+                    ", written as asked"
+                } else {
+                    " (not written: no --save)"
+                }
+            ));
         }
         Ok(())
     }

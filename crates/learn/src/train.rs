@@ -13,6 +13,7 @@ use mancala_engine::search::network::{
     MAX_ACTIVE, MAX_HIDDEN, MAX_WEIGHT, Network, ONE, active_inputs, fingerprint, input_count,
 };
 use mancala_rules::{SplitMix64, Variant};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::data::Record;
 use super::tune::{HOLD_OUT_EVERY, Target};
@@ -86,6 +87,8 @@ pub struct Trained {
     pub held_out: usize,
     /// The epoch kept (lowest held-out error), from 1.
     pub best_epoch: usize,
+    /// The epochs run: all those asked for, unless training was stopped.
+    pub epochs: usize,
     /// RMSE in counters: (the linear evaluation, with the integer network) on the training part
     /// and on the held-out part.
     pub rmse_train: (f64, f64),
@@ -225,13 +228,15 @@ fn rmse_of(
 }
 
 /// Trains `variant`'s network on `samples`, reporting each epoch to `progress`. `data` and
-/// `command` go into the network's header.
+/// `command` go into the network's header. Once `stop` is set, training ends after the epoch
+/// under way, with the best network of the epochs run ([`Trained::epochs`] says how many).
 pub fn train(
     variant: Variant,
     samples: &[TrainSample],
     settings: Settings,
     data: &str,
     command: &str,
+    stop: &AtomicBool,
     mut progress: impl FnMut(Epoch),
 ) -> Result<Trained, String> {
     if variant.rules().has_forced_moves() {
@@ -276,7 +281,12 @@ pub fn train(
     let mut sums = vec![0.0f32; hidden];
     let mut dz = vec![0.0f32; hidden];
     let mut step = 0;
+    let mut epochs = 0;
     for epoch in 0..settings.epochs.max(1) {
+        if epoch > 0 && stop.load(Ordering::Relaxed) {
+            break;
+        }
+        epochs = epoch + 1;
         // Fisher–Yates with the seeded generator: the same seed, the same network.
         for i in (1..order.len()).rev() {
             order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
@@ -341,6 +351,7 @@ pub fn train(
         train: samples.len() - held_out,
         held_out,
         best_epoch,
+        epochs,
         rmse_train: (
             rmse_of(samples, false, linear),
             rmse_of(samples, false, with_network),
@@ -370,6 +381,23 @@ mod tests {
         evaluate_parts(pos).linear() + if both { 300 } else { -100 }
     }
 
+    /// Trains with every epoch asked for, without header text or progress.
+    fn train_all(
+        variant: Variant,
+        samples: &[TrainSample],
+        settings: Settings,
+    ) -> Result<Trained, String> {
+        train(
+            variant,
+            samples,
+            settings,
+            "",
+            "",
+            &AtomicBool::new(false),
+            |_| {},
+        )
+    }
+
     fn settings() -> Settings {
         Settings {
             hidden: 16,
@@ -382,7 +410,7 @@ mod tests {
     fn a_network_learns_what_pits_are_worth_together() {
         let records = records(Variant::MangalaII, with_interaction);
         let samples = train_samples(&records, Target { lambda: 0.0 });
-        let trained = train(Variant::MangalaII, &samples, settings(), "", "", |_| {}).unwrap();
+        let trained = train_all(Variant::MangalaII, &samples, settings()).unwrap();
         let (linear, network) = trained.rmse_held_out;
         assert!(linear > 1.5, "{linear}");
         assert!(network < 0.5 * linear, "{linear} -> {network}");
@@ -417,12 +445,45 @@ mod tests {
             epochs: 2,
             ..settings()
         };
-        let a = train(Variant::AlManqala, &samples, quick, "", "", |_| {}).unwrap();
-        let b = train(Variant::AlManqala, &samples, quick, "", "", |_| {}).unwrap();
+        let a = train_all(Variant::AlManqala, &samples, quick).unwrap();
+        let b = train_all(Variant::AlManqala, &samples, quick).unwrap();
         assert_eq!(a.network, b.network);
         let other = Settings { seed: 2, ..quick };
-        let c = train(Variant::AlManqala, &samples, other, "", "", |_| {}).unwrap();
+        let c = train_all(Variant::AlManqala, &samples, other).unwrap();
         assert_ne!(a.network, c.network);
+    }
+
+    /// Stopped (by Ctrl-C in the tool), training ends after the epoch under way and keeps the
+    /// best network of the epochs run; unstopped, the same settings run every epoch.
+    #[test]
+    fn a_stopped_training_keeps_the_best_of_the_epochs_run() {
+        let records = records(Variant::AlManqala, with_interaction);
+        let samples = train_samples(&records, Target { lambda: 0.0 });
+        let asked = Settings {
+            epochs: 6,
+            ..settings()
+        };
+        let stop = AtomicBool::new(false);
+        let mut seen = 0;
+        let stopped = train(
+            Variant::AlManqala,
+            &samples,
+            asked,
+            "",
+            "",
+            &stop,
+            |epoch| {
+                seen = epoch.number;
+                if epoch.number == 2 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!((stopped.epochs, seen), (2, 2));
+        assert!(stopped.best_epoch <= 2);
+        let whole = train_all(Variant::AlManqala, &samples, asked).unwrap();
+        assert_eq!(whole.epochs, 6);
     }
 
     #[test]
@@ -433,21 +494,13 @@ mod tests {
             hidden: 12,
             ..settings()
         };
-        let error = train(Variant::MangalaII, &samples, odd, "", "", |_| {}).unwrap_err();
+        let error = train_all(Variant::MangalaII, &samples, odd).unwrap_err();
         assert!(error.contains("multiple of 8"), "{error}");
         let held_out_only: Vec<TrainSample> =
             samples.iter().filter(|s| s.held_out).cloned().collect();
-        let error = train(
-            Variant::MangalaII,
-            &held_out_only,
-            settings(),
-            "",
-            "",
-            |_| {},
-        )
-        .unwrap_err();
+        let error = train_all(Variant::MangalaII, &held_out_only, settings()).unwrap_err();
         assert!(error.contains("too little data"), "{error}");
-        let error = train(Variant::MangalaIV, &samples, settings(), "", "", |_| {}).unwrap_err();
+        let error = train_all(Variant::MangalaIV, &samples, settings()).unwrap_err();
         assert!(error.contains("no choice of move"), "{error}");
     }
 }

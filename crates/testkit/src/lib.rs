@@ -39,6 +39,37 @@ pub fn send_signal(pid: u32, signal: &str) {
     assert!(sent.success(), "kill -{signal} {pid} failed");
 }
 
+/// Reads `stream` (a child's stdout or stderr) line by line until a line satisfies `until`,
+/// then sends `signal` to the child `pid` and reads the stream to its end; returns all of it.
+/// Panics if the stream ends before such a line.
+pub fn signal_at_line(
+    pid: u32,
+    stream: impl std::io::Read,
+    until: impl Fn(&str) -> bool,
+    signal: &str,
+) -> String {
+    use std::io::BufRead;
+    let mut lines = std::io::BufReader::new(stream).lines();
+    let mut text = String::new();
+    let mut sent = false;
+    for line in lines.by_ref() {
+        let line = line.expect("a line of text");
+        text += &line;
+        text.push('\n');
+        if until(&line) {
+            send_signal(pid, signal);
+            sent = true;
+            break;
+        }
+    }
+    assert!(sent, "the line to signal at never came: {text}");
+    for line in lines {
+        text += &line.expect("a line of text");
+        text.push('\n');
+    }
+    text
+}
+
 /// Whether this process ignores signal number `signum` (as a script's background job ignores
 /// SIGINT, 2): its children start ignoring it too. Read from `/proc/self/status` (false where
 /// there is none).
