@@ -116,10 +116,15 @@ impl Datagen {
         .map_err(|e| format!("cannot write {file}: {e}"))?;
         bar.finish_and_clear();
         if let Some(signal) = super::interrupt::received() {
+            let written = if file == "-" {
+                "the output".to_string()
+            } else {
+                file.clone()
+            };
             return Err(format!(
-                "stopped by {signal} after {} of {games} games: {file} holds their {} positions, \
-                 every line whole (the records that `datagen {variant} {}` with the same options \
-                 writes)",
+                "stopped by {signal} after {} of {games} games: {written} holds their {} \
+                 positions, every line whole (the records that `datagen {variant} {}` with the \
+                 same options writes)",
                 summary.games, summary.positions, summary.games
             ));
         }
