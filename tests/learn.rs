@@ -635,13 +635,8 @@ fn a_game_of_a_file_is_fitted_and_its_weights_loaded() {
 /// the whole file); and a long training with the best network so far, written.
 #[test]
 fn datagen_and_train_stopped_by_ctrl_c_keep_what_they_made() {
-    // Run as a script's background job, the tests ignore SIGINT and so would the engine:
-    // SIGTERM, handled the same way, stands in for it then.
-    let (signal, status) = if mancala_testkit::ignores_signal(2) {
-        ("TERM", 143)
-    } else {
-        ("INT", 130)
-    };
+    // SIGINT, or SIGTERM where the tests run ignoring SIGINT.
+    let (signal, status) = mancala_testkit::ctrl_c_signal();
     let dir = std::env::temp_dir().join(format!("mancala-learn-stop-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let data = dir.join("am.txt");

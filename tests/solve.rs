@@ -147,13 +147,8 @@ fn assert_stopped_with_bounds(text: &str, signal: &str) {
 /// claimed, and the status of a process that SIGINT ended.
 #[test]
 fn ctrl_c_stops_a_solve_with_the_bounds_it_has_proven() {
-    // Run as a script's background job, the tests ignore SIGINT and so would the engine
-    // (below): SIGTERM, handled the same way, stands in for it then.
-    let (signal, status) = if mancala_testkit::ignores_signal(2) {
-        ("TERM", 143)
-    } else {
-        ("INT", 130)
-    };
+    // SIGINT, or SIGTERM where the tests run ignoring SIGINT.
+    let (signal, status) = mancala_testkit::ctrl_c_signal();
     let (text, errors, code) = stop_after_a_bound(long_solve(None), signal);
     assert_eq!(code, Some(status), "{text}{errors}");
     assert!(

@@ -308,13 +308,8 @@ fn a_layer_built_in_parts_by_separate_processes_is_the_whole_layer() {
 /// file, and the message says which it was and how to go on.
 #[test]
 fn a_build_stopped_by_ctrl_c_keeps_its_finished_layers() {
-    // Run as a script's background job, the tests ignore SIGINT and so would the engine:
-    // SIGTERM, handled the same way, stands in for it then.
-    let (signal, status) = if mancala_testkit::ignores_signal(2) {
-        ("TERM", 143)
-    } else {
-        ("INT", 130)
-    };
+    // SIGINT, or SIGTERM where the tests run ignoring SIGINT.
+    let (signal, status) = mancala_testkit::ctrl_c_signal();
     let dir = std::env::temp_dir().join(format!("mancala-tbp-stopped-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     // One thread: layers 10 to 13 take seconds, so the signal comes in the middle of the build.

@@ -8,8 +8,9 @@
 //! - [`strategies`]: proptest strategies for games, position strings and random game starts;
 //! - [`daemon`]: the engine binary as a test drives it, stdin held open, lines read with
 //!   deadlines;
-//! - [`send_signal`]: a signal to a process the test started, and [`ignores_signal`]: whether
-//!   this process (so every child it starts) ignores one.
+//! - [`send_signal`]: a signal to a process the test started, [`signal_at_line`]: one sent
+//!   when its output reaches a given line, [`ignores_signal`]: whether this process (so every
+//!   child it starts) ignores one, and [`ctrl_c_signal`]: the signal that stands for Ctrl-C.
 
 pub mod daemon;
 pub mod naive_solver;
@@ -68,6 +69,17 @@ pub fn signal_at_line(
         text.push('\n');
     }
     text
+}
+
+/// The signal a test sends to stand for Ctrl-C, and the exit status a tool that handles it
+/// ends with: SIGINT (130), or SIGTERM (143) when this process ignores SIGINT, as the tests do
+/// when run as a script's background job (the engine would inherit that and ignore it too).
+pub fn ctrl_c_signal() -> (&'static str, i32) {
+    if ignores_signal(2) {
+        ("TERM", 143)
+    } else {
+        ("INT", 130)
+    }
 }
 
 /// Whether this process ignores signal number `signum` (as a script's background job ignores
