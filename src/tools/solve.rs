@@ -54,7 +54,8 @@ pub struct Solve {
     #[arg(long)]
     verify: bool,
     /// Threads (default: every core): each probe of the root searched by all of them over one
-    /// table, the first answer taken.
+    /// table, the first answer taken; a thread puts off a position another is searching, so
+    /// that they split the work.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
     /// Search each probe by proof numbers on the first thread (further threads by alpha-beta,

@@ -87,7 +87,8 @@ pub struct SolveJob {
     #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=MAX_SOLVER_TABLE_MIB as u64))]
     hash: u64,
     /// Threads (default: every core): each probe of a job searched by all of them over one
-    /// table, the first answer taken.
+    /// table, the first answer taken; a thread puts off a position another is searching, so
+    /// that they split the work.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
 }

@@ -24,7 +24,10 @@ use mancala_rules::{
 };
 use mancala_tablebase::Tablebases;
 
+mod busy;
 mod proof_numbers;
+
+use busy::BusyTable;
 pub use proof_numbers::ProofTable;
 
 /// Lines longer than this are given up (a cycle or a capture ends every line long before, in
@@ -347,6 +350,10 @@ pub struct Solver<'a, S: Spec> {
     threads: usize,
     /// Set when another thread has answered the probe this one works on.
     race: Option<Arc<AtomicBool>>,
+    /// The positions the threads of a probe are searching, where more than one searches it.
+    busy: Option<Arc<BusyTable>>,
+    /// Children put off because another thread was searching them.
+    put_off: u64,
     /// Cut-offs by each move (by its pit, the pass last), halved as they grow: among moves
     /// equal otherwise, the one that refuted most often is tried first.
     history: [u32; HISTORY_SLOTS],
@@ -393,6 +400,8 @@ impl<'a, S: Spec> Solver<'a, S> {
             other_order: false,
             threads: 1,
             race: None,
+            busy: None,
+            put_off: 0,
             history: [0; HISTORY_SLOTS],
             tables_reach: None,
             proof_table: None,
@@ -431,8 +440,9 @@ impl<'a, S: Spec> Solver<'a, S> {
     }
 
     /// The solver searching each probe of the root with `threads` threads over the shared
-    /// table (each further thread trying moves in the other order, so that they go different
-    /// ways and each finds the other's proofs in the table); the first answer is the probe's.
+    /// table; the first answer is the probe's. A thread puts off a child another thread is
+    /// searching until its siblings are done (`BusyTable`), so that they go different ways
+    /// and each finds the other's proofs in the table, instead of searching one tree twice.
     pub fn with_threads(mut self, threads: usize) -> Self {
         self.threads = threads.max(1);
         self
@@ -602,6 +612,7 @@ impl<'a, S: Spec> Solver<'a, S> {
         let line = &self.line.clone();
         let budget = self.budget_end.map(|end| end.saturating_sub(self.nodes));
         let race = Arc::new(AtomicBool::new(false));
+        let busy = Arc::new(BusyTable::new());
         let (table, tablebases, rule) = (self.table, self.tablebases, self.rule);
         // Each helper may search what is left of the node limit.
         let limits = SolveLimits {
@@ -610,15 +621,16 @@ impl<'a, S: Spec> Solver<'a, S> {
         };
         std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..self.threads)
-                .filter_map(|i| {
+                .filter_map(|_| {
                     let race = Arc::clone(&race);
+                    let busy = Arc::clone(&busy);
                     // Deep lines recurse deeply: as much room as the solve tool's own thread.
                     std::thread::Builder::new()
                         .stack_size(512 << 20)
                         .spawn_scoped(scope, move || {
                             let mut helper = Solver::<S>::new(table, tablebases, rule, limits);
-                            helper.other_order = i % 2 == 1;
                             helper.race = Some(Arc::clone(&race));
+                            helper.busy = Some(busy);
                             helper.budget_end = budget;
                             helper.line.extend_from_slice(line);
                             let found = helper.search(pos, key, beta - 1, beta, line.len(), 0);
@@ -635,9 +647,11 @@ impl<'a, S: Spec> Solver<'a, S> {
                 })
                 .collect();
             self.race = Some(Arc::clone(&race));
+            self.busy = Some(busy);
             let mine = self.search_root(pos, key, beta);
             race.store(true, Ordering::Relaxed);
             self.race = None;
+            self.busy = None;
             let mut answer = mine;
             for helper in helpers {
                 if let Ok((found, nodes, tb_hits, over_budget)) = helper.join() {
@@ -1121,11 +1135,35 @@ impl<'a, S: Spec> Solver<'a, S> {
             best = value;
             best_move = Some(mv);
         }
-        for (child, &child_key) in children
-            .iter()
-            .zip(keys.iter())
-            .take(if refuting.is_some() { 0 } else { count })
-        {
+        // Where other threads search with this one, a child one of them is busy with is put
+        // off until the siblings are done (never the first: every thread starts where the
+        // order says the proof most likely is).
+        let to_search = if refuting.is_some() { 0 } else { count };
+        let mut put_off = [0usize; MAX_ROW];
+        let (mut put_off_count, mut next, mut next_put_off) = (0, 0, 0);
+        loop {
+            let index = if next < to_search {
+                next += 1;
+                let index = next - 1;
+                if index > 0
+                    && self
+                        .busy
+                        .as_ref()
+                        .is_some_and(|busy| busy.is_busy(keys[index]))
+                {
+                    put_off[put_off_count] = index;
+                    put_off_count += 1;
+                    self.put_off += 1;
+                    continue;
+                }
+                index
+            } else if next_put_off < put_off_count {
+                next_put_off += 1;
+                put_off[next_put_off - 1]
+            } else {
+                break;
+            };
+            let (child, child_key) = (&children[index], keys[index]);
             let child_started = self.nodes;
             let (value, cycled) = if let Some(end) = self.end_value(child) {
                 (end, NO_CYCLE)
@@ -1141,16 +1179,23 @@ impl<'a, S: Spec> Solver<'a, S> {
                         value: child.pos.final_margin(Ending::Repetition, self.rule),
                         cycle_at: (start + at) as u32,
                     },
-                    None if child.same_side => {
-                        self.search(&child.pos, child_key, alpha, beta, ply + 1, start)?
-                    }
                     None => {
-                        let s =
-                            self.search(&child.pos, child_key, -beta, -alpha, ply + 1, start)?;
-                        Searched {
-                            value: -s.value,
-                            cycle_at: s.cycle_at,
+                        if let Some(busy) = &self.busy {
+                            busy.mark(child_key);
                         }
+                        let searched = if child.same_side {
+                            self.search(&child.pos, child_key, alpha, beta, ply + 1, start)
+                        } else {
+                            self.search(&child.pos, child_key, -beta, -alpha, ply + 1, start)
+                                .map(|s| Searched {
+                                    value: -s.value,
+                                    cycle_at: s.cycle_at,
+                                })
+                        };
+                        if let Some(busy) = &self.busy {
+                            busy.clear(child_key);
+                        }
+                        searched?
                     }
                 };
                 let value = match (repeated, child.same_side) {
@@ -1214,6 +1259,42 @@ impl<'a, S: Spec> Solver<'a, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A child that another thread is searching is searched after its siblings, never left
+    /// out: with every child of the root marked busy (as if another thread were in each), one
+    /// thread still proves the value it proves alone, on positions of two games.
+    #[test]
+    fn a_child_another_thread_is_searching_is_put_off_not_left_out() {
+        let mut rng = mancala_rules::SplitMix64::new(27);
+        let mut put_off = 0;
+        for variant in [
+            mancala_rules::Variant::AlManqala,
+            mancala_rules::Variant::MangalaII,
+        ] {
+            for _ in 0..40 {
+                let text = mancala_testkit::positions::random_position(variant, 16, &mut rng);
+                let pos = Position::from_position_string(variant, &text).expect("a valid position");
+                mancala_rules::with_spec!(variant, S => {
+                    let rule = LastFourRule::default();
+                    let alone = {
+                        let table = SolverTable::new(1);
+                        let mut solver = Solver::<S>::new(&table, None, rule, SolveLimits::NONE);
+                        solver.value(&pos, None).expect("no limits")
+                    };
+                    let busy = Arc::new(BusyTable::new());
+                    for &mv in pos.legal_moves_for::<S>().iter() {
+                        busy.mark(future_key_for::<S>(&Child::make::<S>(&pos, mv).pos));
+                    }
+                    let table = SolverTable::new(1);
+                    let mut solver = Solver::<S>::new(&table, None, rule, SolveLimits::NONE);
+                    solver.busy = Some(busy);
+                    assert_eq!(solver.value(&pos, None), Ok(alone), "{variant} {text}");
+                    put_off += solver.put_off;
+                });
+            }
+        }
+        assert!(put_off > 0, "no child was put off");
+    }
 
     #[test]
     fn giving_up_counts_in_the_same_game_only() {
