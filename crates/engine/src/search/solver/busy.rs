@@ -29,10 +29,11 @@ impl BusyTable {
         &self.slots[(key >> 48) as usize & (SLOTS - 1)]
     }
 
-    /// Whether some thread marked `key` and has not yet cleared it.
+    /// Whether some thread marked `key` and has not yet cleared it (never key 0, an empty
+    /// slot's, which the solver gives a move that ends the game).
     #[inline]
     pub fn is_busy(&self, key: u64) -> bool {
-        self.slot(key).load(Ordering::Relaxed) == key
+        key != 0 && self.slot(key).load(Ordering::Relaxed) == key
     }
 
     /// Marks `key` as being searched.
@@ -58,7 +59,10 @@ mod tests {
     fn a_mark_holds_until_it_is_cleared_or_overwritten() {
         let busy = BusyTable::new();
         let (a, b) = (0x1234_0000_0000_0001, 0x1234_0000_0000_0002);
-        assert!(!busy.is_busy(a));
+        assert!(
+            !busy.is_busy(a) && !busy.is_busy(0),
+            "nothing is marked yet"
+        );
         busy.mark(a);
         assert!(busy.is_busy(a));
         // `b` shares `a`'s slot: marking it overwrites `a`, and clearing `a` leaves `b` alone.
