@@ -344,7 +344,7 @@ pub struct Solver<'a, S: Spec> {
     line: Vec<u64>,
     nodes: u64,
     tb_hits: u64,
-    /// Moves in the other order (for proving a value again another way, and for helpers).
+    /// Moves in the other order (for proving a value again another way).
     other_order: bool,
     /// Threads that search each probe of the root together (see [`Solver::with_threads`]).
     threads: usize,
