@@ -63,11 +63,11 @@ pub struct Solve {
     /// numbers of positions not yet settled.
     #[arg(long)]
     proof_numbers: bool,
-    /// Nodes each probe may first spend, per thread (0: no budget). A probe that spends them
-    /// unanswered is left open while bounds at growing distances beside it (out to the
-    /// window's edges) are probed, and comes back with twice the budget once those have run out too: a long search stopped
-    /// early then reports bounds close around the value instead of stalling on its hardest
-    /// probe.
+    /// Nodes the main probe (where MTD(f) probes) may first spend, per thread (0: no budget).
+    /// When it spends them unanswered, side probes close in on it from afar with an eighth of
+    /// its budget each, and once they run out on both sides it goes on with twice the budget
+    /// (resuming, not starting again): a long solve stopped early then reports bounds on both
+    /// sides of the value instead of only on one.
     #[arg(long, value_name = "NODES", default_value_t = DEFAULT_PROBE_BUDGET)]
     probe_budget: u64,
     /// Bounds an earlier run of the same solve proved (the `value in [LO, HI]` it printed when

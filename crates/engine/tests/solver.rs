@@ -455,7 +455,8 @@ fn small_endgames_against_a_perfect_opponent_end_with_the_solved_margin() {
 /// Whether the game's moves relay (the naive rules replay such laps seed by seed, slowly).
 /// A probe that runs out of its node budget is left open and comes back later with more: the
 /// value is the one proven without budgets, every answer on the way agrees with it, and some
-/// probe did run out (by alpha-beta and by proof numbers, on one thread and on two).
+/// probe did run out, the main one and a side one (by alpha-beta and by proof numbers, on one
+/// thread and on two).
 #[test]
 fn probes_out_of_budget_come_back_with_more_and_prove_the_same_value() {
     with_big_stack(|| {
@@ -486,8 +487,15 @@ fn probes_out_of_budget_come_back_with_more_and_prove_the_same_value() {
                     assert!(
                         answers
                             .iter()
-                            .any(|probe| matches!(probe.answer, ProbeAnswer::OutOfBudget(_))),
+                            .any(|probe| probe.answer == ProbeAnswer::OutOfBudget(16)),
                         "{how}: no probe ran out of 16 nodes: {answers:?}"
+                    );
+                    // While the main probe is open, side probes get an eighth of its budget.
+                    assert!(
+                        answers
+                            .iter()
+                            .any(|probe| probe.answer == ProbeAnswer::OutOfBudget(2)),
+                        "{how}: no side probe ran out of 2 nodes: {answers:?}"
                     );
                     for probe in &answers {
                         match probe.answer {

@@ -296,25 +296,43 @@ fn from_yield(bound: i32, margin: i32) -> i32 {
     (bound + margin).clamp(LOWEST, HIGHEST)
 }
 
-/// The bound to probe: `wanted`, or else the first of `wanted - 1`, `wanted + 1`, `wanted - 2`,
-/// `wanted + 2`, `wanted - 4`, … (those beyond the window `(lower, upper)` taken at its edge)
-/// that is not `open`: a few bounds at growing distances, since those far from the value are
-/// the cheap ones, out to the window's edges; `None` when all of those are open. Where every
-/// value has one `parity`, a bound of the other is raised by one: "at least 1" is "at least 2"
-/// when the value is even, one question, not two.
-fn nearest_probe(
-    wanted: i32,
+/// The share of the main probe's budget each side probe gets, so that few nodes go to bounds a
+/// full proof may not need. (The main probe loses nothing by running out: its search resumes
+/// from the proofs it left in the table.)
+const SIDE_SHARE: u64 = 8;
+
+/// The bound of the next side probe while the main probe, at `center` (where MTD(f) would
+/// probe), is open: of the bounds at distances 1, 2, 4, … from `center` on either side, and
+/// `center` itself, those within the window `(lower, upper)`, farthest first, since bounds far
+/// from the value are the cheap ones. A bound `open` (its probe spent the current budget
+/// unanswered; the main probe's among them) stops its side: the bounds between it and
+/// `center` are nearer the value, so dearer, and wait for the next budget. `None` when both
+/// sides are stopped. Where every value has one `parity`, a bound of the other is raised by
+/// one: "at least 1" is "at least 2" when the value is even, one question, not two.
+fn closing_probe(
+    center: i32,
     (lower, upper): (i32, i32),
     open: &[i32],
     parity: Option<u32>,
 ) -> Option<i32> {
+    let center = with_parity(center.clamp(lower + 1, upper), parity, 1);
+    // A bound's side and its distance from the center, which orders the probes.
+    let side = |beta: i32| (beta > center, (beta - center).abs());
+    let stopped = |beta: i32| {
+        let (upward, distance) = side(beta);
+        open.iter()
+            .filter(|&&o| lower < o && o <= upper)
+            .any(|&o| side(o).0 == upward && side(o).1 >= distance)
+    };
     // Steps up to the first one that reaches past both edges.
     let steps = std::iter::successors(Some(1i32), |&step| step.checked_mul(2))
         .take_while(|&step| step / 2 <= upper - lower);
-    std::iter::once(wanted)
-        .chain(steps.flat_map(|step| [wanted - step, wanted + step]))
-        .map(|beta| with_parity(beta.clamp(lower + 1, upper), parity, 1))
-        .find(|beta| !open.contains(beta))
+    std::iter::once(center)
+        .chain(steps.flat_map(|step| [center - step, center + step]))
+        .map(|beta| with_parity(beta, parity, 1))
+        .filter(|&beta| lower < beta && beta <= upper && !stopped(beta))
+        // Farthest first; of two as far, the lower one.
+        .max_by_key(|&beta| (side(beta).1, -beta))
 }
 
 /// `bound`, or the next one in the direction `step` (`1` or `-1`) when it has not the `parity`
@@ -412,12 +430,13 @@ impl<'a, S: Spec> Solver<'a, S> {
         }
     }
 
-    /// The solver giving each probe of the root at most `nodes` nodes (per thread) at first.
-    /// A probe that spends them unanswered is left open while bounds at growing distances
-    /// beside it, out to the window's edges, are probed (those far from the value are cheap);
-    /// once those have run out too, the open ones come back with twice the budget. The proof
-    /// is the same, but a search stopped early has proven bounds close around the value
-    /// instead of stalling on its hardest probe.
+    /// The solver giving the main probe of the root (where MTD(f) probes) at most `nodes` nodes
+    /// (per thread) at first. When it spends them unanswered, side probes close in on it from
+    /// afar, each with an eighth of its budget (bounds far from the value are cheap); once
+    /// they run out on both sides, the main probe goes on with twice the budget, resuming
+    /// from the proofs it left in the table. The proof is the same and costs little more, but
+    /// a search stopped early has proven bounds around the value on both sides instead of
+    /// only on one.
     pub fn with_probe_budget(mut self, nodes: u64) -> Self {
         self.probe_budget = Some(nodes.max(1));
         self
@@ -527,34 +546,56 @@ impl<'a, S: Spec> Solver<'a, S> {
         let mut g = guess
             .unwrap_or_else(|| pos.captured_margin())
             .clamp(lower, upper);
+        // The main probe's budget (the side probes get a share of it).
         let mut budget = self.probe_budget;
         // Every final margin from here has this parity, where the rules make that certain: a
         // proven bound of the other parity is one short of the next (value >= 1 is >= 2).
         let parity = pos.margin_parity();
-        // Bounds whose probe spent the current budget unanswered.
-        let mut open: Vec<i32> = Vec::new();
+        // While the main probe is open: its bound, and the side probes that spent their
+        // budget unanswered (with it, those stop the round).
+        let mut side_round: Option<Vec<i32>> = None;
         while lower < upper {
+            // The main probe follows MTD(f): its own answers move the guess; the side
+            // probes' only narrow the window around it.
+            g = g.clamp(lower, upper);
             let wanted = if g == lower { g + 1 } else { g };
-            let Some(beta) = nearest_probe(wanted, (lower, upper), &open, parity) else {
-                budget = budget.map(|b| b.saturating_mul(2));
-                open.clear();
-                continue;
+            let main = with_parity(wanted.clamp(lower + 1, upper), parity, 1);
+            let (beta, probe_budget) = match &mut side_round {
+                // A side probe settled the main one's bound: back to the main probe.
+                Some(open) if open[0] != main => {
+                    side_round = None;
+                    continue;
+                }
+                Some(open) => match closing_probe(main, (lower, upper), open, parity) {
+                    Some(beta) => (beta, budget.map(|b| (b / SIDE_SHARE).max(1))),
+                    None => {
+                        budget = budget.map(|b| b.saturating_mul(2));
+                        side_round = None;
+                        continue;
+                    }
+                },
+                None => (main, budget),
             };
-            let answer = match self.probe_root(pos, key, line, beta, budget)? {
+            let answer = match self.probe_root(pos, key, line, beta, probe_budget)? {
                 Some(found) => {
+                    let is_main = side_round.is_none();
                     if found < beta {
-                        g = with_parity(found, parity, -1);
-                        upper = g;
+                        upper = with_parity(found, parity, -1);
+                        if is_main {
+                            g = upper;
+                        }
                         ProbeAnswer::Below
                     } else {
-                        g = with_parity(found, parity, 1);
-                        lower = g;
+                        lower = with_parity(found, parity, 1);
+                        if is_main {
+                            g = lower;
+                        }
                         ProbeAnswer::AtLeast
                     }
                 }
                 None => {
-                    open.push(beta);
-                    ProbeAnswer::OutOfBudget(budget.unwrap_or(0))
+                    side_round.get_or_insert_with(Vec::new).push(beta);
+                    ProbeAnswer::OutOfBudget(probe_budget.unwrap_or(0))
                 }
             };
             report(Probe {
@@ -564,7 +605,7 @@ impl<'a, S: Spec> Solver<'a, S> {
                 nodes: self.nodes,
             });
         }
-        Ok(g.clamp(lo, hi))
+        Ok(lower.clamp(lo, hi))
     }
 
     /// One null-window search of the root `pos` (reached by `line`) at `beta`, by every thread,
@@ -1322,51 +1363,49 @@ mod tests {
     }
 
     #[test]
-    fn an_open_probe_gives_way_to_bounds_at_growing_distances() {
-        let window = (7, 48);
-        assert_eq!(nearest_probe(9, window, &[], None), Some(9));
-        assert_eq!(nearest_probe(9, window, &[9], None), Some(8));
-        assert_eq!(nearest_probe(9, window, &[9, 8], None), Some(10));
-        // 7 is proven already (the window's lower end): the next one up.
-        assert_eq!(nearest_probe(9, window, &[9, 8, 10], None), Some(11));
-        assert_eq!(nearest_probe(9, window, &[9, 8, 10, 11], None), Some(13));
-        assert_eq!(
-            nearest_probe(9, window, &[9, 8, 10, 11, 13], None),
-            Some(17)
-        );
-        assert_eq!(
-            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17], None),
-            Some(25)
-        );
-        assert_eq!(
-            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25], None),
-            Some(41)
-        );
-        // The edge of the window, the cheapest of all.
-        assert_eq!(
-            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25, 41], None),
-            Some(48)
-        );
-        // Those all open: the budget grows before bounds in between are tried.
-        assert_eq!(
-            nearest_probe(9, window, &[9, 8, 10, 11, 13, 17, 25, 41, 48], None),
-            None
-        );
-        assert_eq!(nearest_probe(0, (-1, 0), &[], None), Some(0));
-        assert_eq!(nearest_probe(0, (-1, 0), &[0], None), None);
+    fn after_a_probe_runs_out_the_probes_close_in_on_it_from_afar() {
+        // 9 ran out of its budget: the farthest bound in the window first, the cheapest.
+        assert_eq!(closing_probe(9, (7, 48), &[9], None), Some(41));
+        // It fell short of 41 and proved the value at most 30: halfway closer each time.
+        assert_eq!(closing_probe(9, (7, 30), &[9], None), Some(25));
+        assert_eq!(closing_probe(9, (7, 24), &[9], None), Some(17));
+        assert_eq!(closing_probe(9, (7, 16), &[9], None), Some(13));
+        assert_eq!(closing_probe(9, (7, 12), &[9], None), Some(11));
+        // As far on either side: the lower one first.
+        assert_eq!(closing_probe(9, (7, 10), &[9], None), Some(8));
+        assert_eq!(closing_probe(9, (8, 10), &[9], None), Some(10));
+        assert_eq!(closing_probe(9, (8, 10), &[9, 10], None), None);
+    }
+
+    #[test]
+    fn an_open_probe_stops_its_side_until_the_budget_grows() {
+        // 25 ran out too: nothing between it and 9 is tried, the lower side goes on.
+        assert_eq!(closing_probe(9, (6, 30), &[9, 25], None), Some(7));
+        assert_eq!(closing_probe(9, (7, 30), &[9, 25], None), Some(8));
+        assert_eq!(closing_probe(9, (7, 30), &[9, 25, 8], None), None);
+        // Bounds beyond it on its side still are.
+        assert_eq!(closing_probe(9, (7, 48), &[9, 25], None), Some(41));
+        // An open bound the window has since passed stops nothing.
+        assert_eq!(closing_probe(9, (7, 20), &[9, 25], None), Some(17));
+        // The center itself moves into the window.
+        assert_eq!(closing_probe(9, (10, 20), &[9, 25], None), Some(19));
+        assert_eq!(closing_probe(9, (12, 20), &[9, 20], None), Some(13));
+        assert_eq!(closing_probe(0, (-1, 0), &[], None), Some(0));
+        assert_eq!(closing_probe(0, (-1, 0), &[0], None), None);
     }
 
     #[test]
     fn where_every_value_is_even_odd_bounds_are_not_asked() {
         let even = Some(0);
         // "At least 1" is "at least 2".
-        assert_eq!(nearest_probe(1, (0, 2), &[], even), Some(2));
-        assert_eq!(nearest_probe(1, (0, 2), &[2], even), None);
-        assert_eq!(nearest_probe(9, (0, 48), &[], even), Some(10));
-        assert_eq!(nearest_probe(9, (0, 48), &[10], even), Some(8));
-        assert_eq!(nearest_probe(9, (0, 48), &[10, 8], even), Some(12));
+        assert_eq!(closing_probe(1, (0, 2), &[], even), Some(2));
+        assert_eq!(closing_probe(1, (0, 2), &[2], even), None);
+        assert_eq!(closing_probe(9, (0, 48), &[10], even), Some(42));
+        assert_eq!(closing_probe(9, (0, 48), &[10, 42], even), Some(2));
+        assert_eq!(closing_probe(9, (2, 48), &[10, 42], even), Some(6));
+        assert_eq!(closing_probe(9, (6, 48), &[10, 42], even), Some(8));
         // Odd values: the bounds are odd.
-        assert_eq!(nearest_probe(0, (-3, 3), &[], Some(1)), Some(1));
+        assert_eq!(closing_probe(0, (-3, 3), &[1], Some(1)), Some(-1));
         assert_eq!(with_parity(-2, Some(1), -1), -3);
         assert_eq!(with_parity(-2, Some(0), -1), -2);
         assert_eq!(with_parity(-2, None, 1), -2);
