@@ -302,9 +302,9 @@ fn from_yield(bound: i32, margin: i32) -> i32 {
 const SIDE_SHARE: u64 = 8;
 
 /// The bound of the next side probe while the main probe, at `center` (where MTD(f) would
-/// probe), is open: of the bounds at distances 1, 2, 4, … from `center` on either side, and
-/// `center` itself, those within the window `(lower, upper)`, farthest first, since bounds far
-/// from the value are the cheap ones. A bound `open` (its probe spent the current budget
+/// probe), is open: the bounds at distances 1, 2, 4, … from `center` on either side, and
+/// `center` itself (those beyond the window `(lower, upper)` taken at its edge), farthest
+/// first, since bounds far from the value are the cheap ones. A bound `open` (its probe spent the current budget
 /// unanswered; the main probe's among them) stops its side: the bounds between it and
 /// `center` are nearer the value, so dearer, and wait for the next budget. `None` when both
 /// sides are stopped. Where every value has one `parity`, a bound of the other is raised by
@@ -329,8 +329,8 @@ fn closing_probe(
         .take_while(|&step| step / 2 <= upper - lower);
     std::iter::once(center)
         .chain(steps.flat_map(|step| [center - step, center + step]))
-        .map(|beta| with_parity(beta, parity, 1))
-        .filter(|&beta| lower < beta && beta <= upper && !stopped(beta))
+        .map(|beta| with_parity(beta.clamp(lower + 1, upper), parity, 1))
+        .filter(|&beta| !stopped(beta))
         // Farthest first; of two as far, the lower one.
         .max_by_key(|&beta| (side(beta).1, -beta))
 }
@@ -364,6 +364,10 @@ pub struct Solver<'a, S: Spec> {
     tb_hits: u64,
     /// Moves in the other order (for proving a value again another way).
     other_order: bool,
+    /// The root's move that answered the last probe the value was at least its bound: it
+    /// keeps the value, by a proof maybe still in the table (a later probe that fell short
+    /// may have left another move as the root's best there).
+    proven_move: Option<Move>,
     /// Threads that search each probe of the root together (see [`Solver::with_threads`]).
     threads: usize,
     /// Set when another thread has answered the probe this one works on.
@@ -416,6 +420,7 @@ impl<'a, S: Spec> Solver<'a, S> {
             nodes: 0,
             tb_hits: 0,
             other_order: false,
+            proven_move: None,
             threads: 1,
             race: None,
             busy: None,
@@ -546,6 +551,7 @@ impl<'a, S: Spec> Solver<'a, S> {
         let mut g = guess
             .unwrap_or_else(|| pos.captured_margin())
             .clamp(lower, upper);
+        self.proven_move = None;
         // The main probe's budget (the side probes get a share of it).
         let mut budget = self.probe_budget;
         // Every final margin from here has this parity, where the rules make that certain: a
@@ -590,6 +596,11 @@ impl<'a, S: Spec> Solver<'a, S> {
                         if is_main {
                             g = lower;
                         }
+                        let n = S::rules(pos).pits_per_row;
+                        self.proven_move = self
+                            .table
+                            .probe(key, n, pos.captured_margin())
+                            .and_then(|bounds| bounds.best);
                         ProbeAnswer::AtLeast
                     }
                 }
@@ -892,14 +903,15 @@ impl<'a, S: Spec> Solver<'a, S> {
             // Before them, the move the proof itself found, kept in the table: it keeps the
             // value by a proof already there, where a capture that does not would need a new one.
             let n = S::rules(&line_pos).pits_per_row;
-            let proven = self
-                .table
-                .probe(
-                    future_key_for::<S>(&line_pos),
-                    n,
-                    line_pos.captured_margin(),
-                )
-                .and_then(|bounds| bounds.best);
+            let proven = self.proven_move.filter(|_| pv.is_empty()).or_else(|| {
+                self.table
+                    .probe(
+                        future_key_for::<S>(&line_pos),
+                        n,
+                        line_pos.captured_margin(),
+                    )
+                    .and_then(|bounds| bounds.best)
+            });
             if let Some(at) = candidates.iter().position(|c| Some(c.mv) == proven) {
                 candidates[..=at].rotate_right(1);
             }
@@ -1364,13 +1376,11 @@ mod tests {
 
     #[test]
     fn after_a_probe_runs_out_the_probes_close_in_on_it_from_afar() {
-        // 9 ran out of its budget: the farthest bound in the window first, the cheapest.
-        assert_eq!(closing_probe(9, (7, 48), &[9], None), Some(41));
-        // It fell short of 41 and proved the value at most 30: halfway closer each time.
-        assert_eq!(closing_probe(9, (7, 30), &[9], None), Some(25));
-        assert_eq!(closing_probe(9, (7, 24), &[9], None), Some(17));
-        assert_eq!(closing_probe(9, (7, 16), &[9], None), Some(13));
-        assert_eq!(closing_probe(9, (7, 12), &[9], None), Some(11));
+        // 9 ran out of its budget: the window's far edge first, the cheapest of all.
+        assert_eq!(closing_probe(9, (7, 48), &[9], None), Some(48));
+        // It fell short of 48 and proved the value at most 30: the new edge.
+        assert_eq!(closing_probe(9, (7, 30), &[9], None), Some(30));
+        assert_eq!(closing_probe(9, (7, 12), &[9], None), Some(12));
         // As far on either side: the lower one first.
         assert_eq!(closing_probe(9, (7, 10), &[9], None), Some(8));
         assert_eq!(closing_probe(9, (8, 10), &[9], None), Some(10));
@@ -1380,15 +1390,15 @@ mod tests {
     #[test]
     fn an_open_probe_stops_its_side_until_the_budget_grows() {
         // 25 ran out too: nothing between it and 9 is tried, the lower side goes on.
-        assert_eq!(closing_probe(9, (6, 30), &[9, 25], None), Some(7));
-        assert_eq!(closing_probe(9, (7, 30), &[9, 25], None), Some(8));
-        assert_eq!(closing_probe(9, (7, 30), &[9, 25, 8], None), None);
+        assert_eq!(closing_probe(9, (6, 25), &[9, 25], None), Some(7));
+        assert_eq!(closing_probe(9, (7, 25), &[9, 25], None), Some(8));
+        assert_eq!(closing_probe(9, (7, 25), &[9, 25, 8], None), None);
         // Bounds beyond it on its side still are.
-        assert_eq!(closing_probe(9, (7, 48), &[9, 25], None), Some(41));
+        assert_eq!(closing_probe(9, (7, 48), &[9, 25], None), Some(48));
         // An open bound the window has since passed stops nothing.
-        assert_eq!(closing_probe(9, (7, 20), &[9, 25], None), Some(17));
+        assert_eq!(closing_probe(9, (7, 20), &[9, 25], None), Some(20));
         // The center itself moves into the window.
-        assert_eq!(closing_probe(9, (10, 20), &[9, 25], None), Some(19));
+        assert_eq!(closing_probe(9, (10, 20), &[9, 25], None), Some(20));
         assert_eq!(closing_probe(9, (12, 20), &[9, 20], None), Some(13));
         assert_eq!(closing_probe(0, (-1, 0), &[], None), Some(0));
         assert_eq!(closing_probe(0, (-1, 0), &[0], None), None);
@@ -1400,10 +1410,10 @@ mod tests {
         // "At least 1" is "at least 2".
         assert_eq!(closing_probe(1, (0, 2), &[], even), Some(2));
         assert_eq!(closing_probe(1, (0, 2), &[2], even), None);
-        assert_eq!(closing_probe(9, (0, 48), &[10], even), Some(42));
-        assert_eq!(closing_probe(9, (0, 48), &[10, 42], even), Some(2));
-        assert_eq!(closing_probe(9, (2, 48), &[10, 42], even), Some(6));
-        assert_eq!(closing_probe(9, (6, 48), &[10, 42], even), Some(8));
+        assert_eq!(closing_probe(9, (0, 48), &[10], even), Some(48));
+        assert_eq!(closing_probe(9, (0, 48), &[10, 48], even), Some(2));
+        assert_eq!(closing_probe(9, (2, 48), &[10, 48], even), Some(4));
+        assert_eq!(closing_probe(9, (4, 48), &[10, 48], even), Some(6));
         // Odd values: the bounds are odd.
         assert_eq!(closing_probe(0, (-3, 3), &[1], Some(1)), Some(-1));
         assert_eq!(with_parity(-2, Some(1), -1), -3);
