@@ -304,10 +304,10 @@ const SIDE_SHARE: u64 = 8;
 /// The bound of the next side probe while the main probe, at `center` (where MTD(f) would
 /// probe), is open: the bounds at distances 1, 2, 4, … from `center` on either side, and
 /// `center` itself (those beyond the window `(lower, upper)` taken at its edge), farthest
-/// first, since bounds far from the value are the cheap ones. A bound `open` (its probe spent the current budget
-/// unanswered; the main probe's among them) stops its side: the bounds between it and
-/// `center` are nearer the value, so dearer, and wait for the next budget. `None` when both
-/// sides are stopped. Where every value has one `parity`, a bound of the other is raised by
+/// first, since bounds far from the value are the cheap ones. A bound `open` (its probe
+/// spent the current budget unanswered; the main probe's among them) stops its side: the
+/// bounds between it and `center` are nearer the value, so dearer, and wait for the next
+/// budget. `None` when both sides are stopped. Where every value has one `parity`, a bound of the other is raised by
 /// one: "at least 1" is "at least 2" when the value is even, one question, not two.
 fn closing_probe(
     center: i32,
