@@ -666,6 +666,12 @@ fn datagen_and_train_stopped_by_ctrl_c_keep_what_they_made() {
         said.contains("of 100000 games") && games < 100_000,
         "{said}"
     );
+    // The signal was heard at once, before the games in play ended.
+    let heard = format!(
+        "SIG{signal} received: no game is begun, the games in play are being finished (a \
+         second signal ends it at once)"
+    );
+    assert!(stderr.lines().any(|l| l == heard), "{stderr}");
     let text = std::fs::read_to_string(&data).unwrap();
     assert!(text.ends_with('\n'), "the last line is whole");
     let records = records(Variant::AlManqala, &text);
@@ -715,7 +721,21 @@ fn datagen_and_train_stopped_by_ctrl_c_keep_what_they_made() {
         "{said}"
     );
     assert!(stdout.contains("network written to"), "{stdout}");
+    assert!(
+        stderr.contains(&format!(
+            "SIG{signal} received: the epoch under way is being finished"
+        )),
+        "{stderr}"
+    );
     let text = std::fs::read_to_string(&net).unwrap();
     assert!(text.starts_with("# mancala-engine network"), "{text}");
+    // Its header says where training stopped.
+    assert!(
+        text.contains(&format!(
+            "--save {} (stopped after epoch {epochs} of 100000)\"",
+            net.display()
+        )),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -94,6 +94,7 @@ impl Datagen {
         // Off a terminal the bar is hidden: a plain line at every tenth of the games instead.
         let tenths_said = AtomicU64::new(0);
         super::interrupt::stop_on_signals();
+        super::interrupt::say_on_stop("no game is begun, the games in play are being finished");
         let summary = generate(
             &settings,
             tables,

@@ -4,11 +4,12 @@
 //! The first such signal sets a flag that they poll: `solve` prints the bounds it has proven,
 //! `solve-job` keeps the jobs it has finished, `tablebase` says which layers it kept, and
 //! `datagen` finishes the games in play and writes them whole, and `train` keeps the best
-//! network of the epochs run. A second one ends the process
-//! at once, for a tool still loading its tables or a user who does not want to wait.
+//! network of the epochs run; those two say so the moment the signal comes ([`say_on_stop`]).
+//! A second one ends the process at once, for a tool still loading its tables or a user who
+//! does not want to wait.
 
 use std::ffi::c_int;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicUsize, Ordering};
 
 /// Set by the first stopping signal: the stop flag the tools poll.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -51,6 +52,21 @@ pub fn flag() -> &'static AtomicBool {
     &STOP
 }
 
+/// What the tool still does once stopped, said at once on stderr by the first stopping signal
+/// (see [`say_on_stop`]); empty: nothing is said.
+static FINISHING: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
+static FINISHING_LEN: AtomicUsize = AtomicUsize::new(0);
+
+/// From now on, the first stopping signal says on stderr, the moment it comes, what the tool
+/// still does before it stops (`finishing`, e.g. "the games in play are being finished"): a
+/// tool that first ends the work in hand would otherwise look, for that while, as if it had
+/// not heard the signal.
+pub fn say_on_stop(finishing: &'static str) {
+    FINISHING_LEN.store(0, Ordering::SeqCst);
+    FINISHING.store(finishing.as_ptr().cast_mut(), Ordering::SeqCst);
+    FINISHING_LEN.store(finishing.len(), Ordering::SeqCst);
+}
+
 /// The name of the stopping signal received, if one was.
 pub fn received() -> Option<&'static str> {
     match SIGNAL.load(Ordering::SeqCst) {
@@ -81,4 +97,39 @@ extern "C" fn on_signal(signum: c_int) {
         unsafe { _exit(128 + signum) }
     }
     STOP.store(true, Ordering::SeqCst);
+    let (text, len) = (
+        FINISHING.load(Ordering::SeqCst),
+        FINISHING_LEN.load(Ordering::SeqCst),
+    );
+    if text.is_null() || len == 0 {
+        return;
+    }
+    // The line is put together on the stack and written by one `write`, all of it
+    // async-signal-safe (no allocation, no lock).
+    let name: &[u8] = match signum {
+        SIGHUP => b"SIGHUP",
+        SIGINT => b"SIGINT",
+        _ => b"SIGTERM",
+    };
+    // SAFETY: `FINISHING` holds a `&'static str` of `FINISHING_LEN` bytes (see `say_on_stop`).
+    let finishing = unsafe { std::slice::from_raw_parts(text, len) };
+    let mut line = [0u8; 512];
+    let mut at = 0;
+    for part in [
+        name,
+        b" received: ",
+        finishing,
+        b" (a second signal ends it at once)\n",
+    ] {
+        let take = part.len().min(line.len() - at);
+        line[at..at + take].copy_from_slice(&part[..take]);
+        at += take;
+    }
+    unsafe extern "C" {
+        fn write(fd: c_int, buf: *const u8, count: usize) -> isize;
+    }
+    // SAFETY: `write` is async-signal-safe; `line[..at]` is initialised.
+    unsafe {
+        write(2, line.as_ptr(), at);
+    }
 }

@@ -15,8 +15,9 @@ use mancala_learn::tune::{HOLD_OUT_EVERY, Target, read_files};
 #[derive(Args, Debug)]
 #[command(
     after_help = "Ctrl-C, SIGTERM or SIGHUP stops training after the epoch under way: \
-the best network of the epochs run is reported and written (--save) as at the end (exit status \
-130 for SIGINT, 143 for SIGTERM); a second signal ends it at once."
+the best network of the epochs run is reported and written (--save) as at the end, its header's \
+command saying after which epoch it stopped (exit status 130 for SIGINT, 143 for SIGTERM); a \
+second signal ends it at once."
 )]
 pub struct Train {
     /// datagen files, all of one game.
@@ -83,6 +84,7 @@ impl Train {
         let data = game.description();
         super::interrupt::stop_on_signals();
         let stop = super::interrupt::flag();
+        super::interrupt::say_on_stop("the epoch under way is being finished");
         let trained = train(
             variant,
             &samples,

@@ -340,7 +340,16 @@ pub fn train(
         }
     }
     let (_, best_epoch, model) = best.expect("at least one epoch ran");
-    let network = model.quantise(variant, data, command);
+    // A stopped training's header says so: the command alone would claim every epoch ran.
+    let command = if epochs < settings.epochs {
+        format!(
+            "{command} (stopped after epoch {epochs} of {})",
+            settings.epochs
+        )
+    } else {
+        command.to_string()
+    };
+    let network = model.quantise(variant, data, &command);
     let linear = |s: &TrainSample| s.linear as f64 * 100.0;
     let with_network = |s: &TrainSample| {
         // The linear evaluation is an integer in the engine; `linear` holds it exactly.
@@ -470,7 +479,7 @@ mod tests {
             &samples,
             asked,
             "",
-            "",
+            "mancala-engine train am.txt --epochs 6",
             &stop,
             |epoch| {
                 seen = epoch.number;
@@ -482,8 +491,14 @@ mod tests {
         .unwrap();
         assert_eq!((stopped.epochs, seen), (2, 2));
         assert!(stopped.best_epoch <= 2);
+        // The network's header tells the epochs run from those asked.
+        assert_eq!(
+            stopped.network.command,
+            "mancala-engine train am.txt --epochs 6 (stopped after epoch 2 of 6)"
+        );
         let whole = train_all(Variant::AlManqala, &samples, asked).unwrap();
         assert_eq!(whole.epochs, 6);
+        assert_eq!(whole.network.command, "");
     }
 
     #[test]
