@@ -107,6 +107,10 @@ pub struct Probe {
     pub proven: (i32, i32),
     /// Nodes searched by the solver so far, this probe included.
     pub nodes: u64,
+    /// Whether it was the main probe, where MTD(f) probes (only its answers move the guess),
+    /// rather than a side probe closing in on it while it is open (see
+    /// [`Solver::with_probe_budget`]).
+    pub main: bool,
 }
 
 /// What one probe of the root found.
@@ -582,9 +586,9 @@ impl<'a, S: Spec> Solver<'a, S> {
                 },
                 None => (main, budget),
             };
+            let is_main = side_round.is_none();
             let answer = match self.probe_root(pos, key, line, beta, probe_budget)? {
                 Some(found) => {
-                    let is_main = side_round.is_none();
                     if found < beta {
                         upper = with_parity(found, parity, -1);
                         if is_main {
@@ -614,6 +618,7 @@ impl<'a, S: Spec> Solver<'a, S> {
                 answer,
                 proven: (lower, upper),
                 nodes: self.nodes,
+                main: is_main,
             });
         }
         Ok(lower.clamp(lo, hi))
