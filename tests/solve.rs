@@ -259,3 +259,44 @@ fn wrong_known_bounds_are_refused() {
         assert!(output.stdout.is_empty(), "refused before it starts");
     }
 }
+
+/// `--at-least B` answers one question, whether the value is at least B, without the value's
+/// line: Mangala II with 3 a pit (value 0, every value even) is at least 0 and -2, not at least
+/// 1 or 2; bounds the board settles take no search; bounds given as known are used.
+#[test]
+fn at_least_answers_one_bound_and_claims_no_value() {
+    let position = "3-3-3-3-3-3-3-3-3-3-3-3-18-18-S";
+    let answer = |extra: &[&str]| {
+        let output = solve(&[&["mangala-ii", position][..], extra].concat());
+        let text = stdout(&output);
+        assert!(output.status.success(), "{extra:?}: {text}");
+        assert!(value_line(&text).is_none(), "no value claimed: {text}");
+        assert!(!text.contains("\nline "), "no line searched: {text}");
+        let said = text
+            .lines()
+            .find(|line| line.starts_with("value >= ") || line.starts_with("value < "))
+            .unwrap_or_else(|| panic!("{extra:?}: no answer in {text}"))
+            .to_string();
+        let nodes: u64 = text
+            .lines()
+            .find_map(|line| line.strip_prefix("nodes ")?.split(',').next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no nodes in {text}"));
+        (said, nodes)
+    };
+    assert_eq!(answer(&["--at-least", "0"]).0, "value >= 0");
+    assert_eq!(answer(&["--at-least", "-2"]).0, "value >= -2");
+    assert_eq!(answer(&["--at-least", "1"]).0, "value < 1");
+    assert_eq!(answer(&["--at-least", "2"]).0, "value < 2");
+    assert_eq!(answer(&["--at-least", "-36"]), ("value >= -36".into(), 0));
+    assert_eq!(answer(&["--at-least", "37"]), ("value < 37".into(), 0));
+    assert_eq!(
+        answer(&["--at-least", "6", "--known", "-4", "4"]),
+        ("value < 6, given the bounds [-4, 4] of --known".into(), 0)
+    );
+    let output = solve(&["mangala-ii", position, "--at-least", "0", "--verify"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("cannot be used with '--verify'"),
+        "{output:?}"
+    );
+}

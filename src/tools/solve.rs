@@ -76,6 +76,19 @@ pub struct Solve {
     /// it again from nothing.
     #[arg(long, num_args = 2, value_names = ["LO", "HI"], allow_hyphen_values = true)]
     known: Option<Vec<i32>>,
+    /// Answer one question instead of the value: is it at least B? (The probes close in on B
+    /// as on the value; no line is searched.) What a bound costs, measured alone.
+    #[arg(long, value_name = "B", allow_hyphen_values = true, conflicts_with = "verify",
+          value_parser = clap::value_parser!(i32).range(-10_000..=10_000))]
+    at_least: Option<i32>,
+}
+
+/// What the solve was asked, and found.
+enum Found {
+    /// The value, a move that keeps it and a line.
+    Value(Solution),
+    /// Whether the value is at least the bound of `--at-least`.
+    AtLeast(bool),
 }
 
 /// The first node budget of a probe, per thread: ten to twenty seconds' search, more than the
@@ -161,6 +174,7 @@ impl Solve {
         });
         let (hash, node_limit, verify) = (self.hash as usize, self.nodes, self.verify);
         let (proof_numbers, probe_budget) = (self.proof_numbers, self.probe_budget);
+        let at_least = self.at_least;
         let threads = super::threads_or_every_core(self.threads);
         let deadline = time_limit.map(|t| started + t);
         let (probe_proven, probe_nodes) = (Arc::clone(&proven), Arc::clone(&nodes_so_far));
@@ -202,6 +216,17 @@ impl Solve {
                         };
                         println!("  {answer}: {seconds:.3} s, {} nodes", probe.nodes);
                     };
+                    if let Some(bound) = at_least {
+                        // The value clamped to [bound - 1, bound] tells which side it is on.
+                        let answer = match known {
+                            Some((lo, _)) if lo >= bound => Ok(true),
+                            Some((_, hi)) if hi < bound => Ok(false),
+                            _ => solver
+                                .value_within(&[], &pos, (bound - 1, bound), None, &mut report)
+                                .map(|clamped| clamped >= bound),
+                        };
+                        return (answer.map(Found::AtLeast), solver.nodes(), None);
+                    }
                     // Within known bounds, the value clamped to them is the value.
                     let value = match known {
                         Some((lo, hi)) if lo == hi => Ok(lo),
@@ -223,7 +248,7 @@ impl Solve {
                         )),
                         _ => None,
                     };
-                    (solution, nodes, verified)
+                    (solution.map(Found::Value), nodes, verified)
                 })
             })
             .map_err(|e| format!("cannot start the solver: {e}"))?
@@ -234,8 +259,25 @@ impl Solve {
             let _ = watcher.join();
         }
         let elapsed = started.elapsed().as_secs_f64().max(1e-9);
+        let peak = || super::peak_memory_mib().map_or("unknown".into(), |m| m.to_string());
         let (solution, nodes, verified) = match solved {
-            (Ok(solution), nodes, verified) => (solution, nodes, verified),
+            (Ok(Found::Value(solution)), nodes, verified) => (solution, nodes, verified),
+            (Ok(Found::AtLeast(yes)), nodes, _) => {
+                let bound = at_least.unwrap_or_default();
+                println!(
+                    "value {} {bound}{}",
+                    if yes { ">=" } else { "<" },
+                    known.map_or(String::new(), |(lo, hi)| format!(
+                        ", given the bounds [{lo}, {hi}] of --known"
+                    ))
+                );
+                println!(
+                    "nodes {nodes}, time {elapsed:.3} s, {:.0} nodes/s, peak memory {} MiB",
+                    nodes as f64 / elapsed,
+                    peak()
+                );
+                return Ok(());
+            }
             (Err(_), nodes, _) => {
                 let Proven { lo, hi } = *proven.lock().unwrap_or_else(|p| p.into_inner());
                 let by = super::interrupt::received();
@@ -304,7 +346,7 @@ impl Solve {
             solution.nodes.max(nodes),
             solution.nodes.max(nodes) as f64 / elapsed,
             solution.tb_hits,
-            super::peak_memory_mib().map_or("unknown".into(), |m| m.to_string())
+            peak()
         );
         if let Some(verified) = verified {
             let verified = verified?;
