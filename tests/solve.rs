@@ -300,3 +300,31 @@ fn at_least_answers_one_bound_and_claims_no_value() {
         "{output:?}"
     );
 }
+
+/// A stopped `--at-least` prints only what it proved: the window it asks about is a question,
+/// not bounds (Kalah with 4 a pit is far beyond 100,000 nodes).
+#[test]
+fn a_stopped_at_least_claims_no_bounds_it_only_asked_about() {
+    let output = solve(&[
+        "kalah",
+        "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+        "--at-least",
+        "8",
+        "--nodes",
+        "100000",
+        "--probe-budget",
+        "4096",
+    ]);
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("value in [-48, 48] (not proven; the bounds are;"),
+        "{text}"
+    );
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.starts_with("value >= ") || l.starts_with("value < ")),
+        "{text}"
+    );
+}

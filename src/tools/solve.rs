@@ -206,7 +206,15 @@ impl Solve {
                     let mut report = |probe: mancala_engine::search::solver::Probe| {
                         let mut proven = probe_proven.lock().unwrap_or_else(|p| p.into_inner());
                         let (bound, seconds) = (probe.bound, started.elapsed().as_secs_f64());
-                        (proven.lo, proven.hi) = probe.proven;
+                        (proven.lo, proven.hi) = match (at_least, probe.proven) {
+                            // With --at-least the window [B - 1, B] is the question, not
+                            // proven bounds: only bounds the probes proved beyond it count.
+                            (Some(bound), (found_lo, found_hi)) => (
+                                if found_lo >= bound { found_lo } else { lo },
+                                if found_hi < bound { found_hi } else { hi },
+                            ),
+                            (None, found) => found,
+                        };
                         let answer = match probe.answer {
                             ProbeAnswer::AtLeast => format!("value >= {bound}"),
                             ProbeAnswer::Below => format!("value < {bound}"),
