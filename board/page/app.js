@@ -1,46 +1,448 @@
-// mancala-board's page: draws the board and plays through the engine's protocol only. It knows
-// no rules and no game: the games and their boards come from the engine's `variant` listing, and
-// the legal moves, the positions after moves and the end of the game from its answers (`query
-// moves`, `query fen`, `query gameover`, `d`), as in any GUI.
-'use strict';
-
-// The engine's games, by name: { title, pits (a row), total }, in the engine's order.
-const GAMES = new Map();
-const QUERY_TIMEOUT = 5000;
-const MARGIN_TIMEOUT = 5000;
+// mancala-board's page: the game, its controls and its clock. It plays through the engine's
+// protocol only and knows no rules and no game: the games and their boards come from the
+// engine's `variant` listing, the legal moves, the positions after moves, the sowing of a move
+// and the end of the game from its answers (`query moves`, `query fen`, `query sowing`, `query
+// gameover`, `d`), as in any GUI.
+//
+// Everything that talks to the engine runs as a task, one at a time (`serial`): a control
+// pressed at any moment first interrupts what runs (a search is stopped and its move dropped,
+// a move being shown jumps to its end), then waits its turn. So no answer can reach a request
+// it does not belong to, and no search runs on a game that changed under it.
+import { EngineLink } from './link.js';
+import { drawBoard, moveName, parsePosition, showSowing, Sound, uprightIn } from './view.js';
 
 const $ = (id) => document.getElementById(id);
+const MARGIN_TIMEOUT = 5000;
+const REDUCED_MOTION = window.matchMedia('(prefers-reduced-motion: reduce)');
+const SIDE_NAME = { S: 'South', N: 'North' };
+
+const games = new Map(); // name → { title, pits, total, sownStores }, in the engine's order
+const sound = new Sound();
 
 const state = {
-  boardId: null,
-  socket: null,
-  variant: null, // the engine's current game, from its listing
+  variant: null,
   base: 'startpos', // 'startpos', 'fen <string>' or 'random <seed>'
-  moves: [],
-  position: null, // parsed position string
-  previous: null, // the position before the last move, to show its sowing
-  fresh: true, // the next position read back starts a game (Load, New game, a deal): no sowing shown
+  start: null, // the position string of the base
+  plies: [], // { move, side, fen (after it), trace, capture }
   legal: [],
   over: false,
-  human: 'S', // the side a person plays, or null for engine vs engine
-  thinking: false,
-  generation: 0, // bumped whenever the game changes under a running search
-  lines: new Map(),
-  pending: [], // requests waiting for their answer, in the order sent
-  nextRequest: 1, // the number of the next request (the server names a refused one by it)
-  refused: new Map(), // request number → why, for refused commands that expect no answer
+  end: null, // { south, north, rule } once the game is over
+  human: 'S', // the side the person plays, or null for engine vs engine
+  view: null, // the ply shown while browsing the moves (null: the live game)
+  generation: 0, // bumped by every control: a search or showing of the game before is dropped
+  tasks: 0, // tasks running or waiting
+  searching: false,
+  stopSent: false,
+  engineQueued: false,
+  animating: false,
+  skip: false,
   broken: false,
-  updating: 0, // position updates in flight: no clicks meanwhile
-  interrupting: false, // a search is being stopped: no new one starts by itself
-  animating: false, // a move is being shown counter by counter
-  skip: false, // the person asked to see the end of the move at once
+  endClosed: false, // the person closed the end-of-game panel to look at the board
+  lines: new Map(),
+  clock: { spec: null, left: [0, 0], running: null, since: 0, flagged: null },
 };
 
-// People who ask their system for less motion see each move's result at once.
-const REDUCED_MOTION = window.matchMedia('(prefers-reduced-motion: reduce)');
+const link = new EngineLink({
+  onBroken: (why) => engineBroke(why),
+  onTakenOver: () => engineBroke('this board is open in another tab now: press “Restart the engine” to take it back here'),
+});
 
 // ---------------------------------------------------------------------------------------------
-// Talking to the engine.
+// Tasks.
+
+let chain = Promise.resolve();
+
+function serial(task) {
+  state.tasks += 1;
+  setBusy();
+  const run = chain.then(task).finally(() => {
+    state.tasks -= 1;
+    // Nothing left to run: the pits take clicks again.
+    if (state.tasks === 0) render();
+    else setBusy();
+  });
+  chain = run.catch(() => {});
+  return run;
+}
+
+// Stops whatever runs now: the search (its move will be dropped) and the showing of a move.
+function interrupt() {
+  state.generation += 1;
+  state.skip = true;
+  if (state.searching && !state.stopSent && link.connected && !link.broken) {
+    state.stopSent = true;
+    try { link.send('stop'); } catch (e) { /* the connection went: the search went with it */ }
+  }
+}
+
+// A control: interrupts, then runs `task` in its turn; its failure is shown in words.
+function control(task) {
+  interrupt();
+  return serial(async () => {
+    try {
+      await task();
+    } catch (e) {
+      if (!link.broken) showMessage(e.message);
+    }
+    render();
+    scheduleEngine();
+  });
+}
+
+function engineToMove() {
+  const pos = current();
+  return !!pos && !state.broken && !state.over && !state.clock.flagged &&
+    (state.human === null || pos.side !== state.human);
+}
+
+// Queues the engine's move when it is the engine's turn.
+function scheduleEngine() {
+  if (state.engineQueued || !engineToMove()) return;
+  state.engineQueued = true;
+  serial(async () => {
+    state.engineQueued = false;
+    if (!engineToMove()) return;
+    try {
+      if (await engineMove()) scheduleEngine();
+    } catch (e) {
+      if (!link.broken) showMessage(e.message);
+      render();
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The game.
+
+function current() {
+  return positionAt(state.plies.length);
+}
+
+// The position after `ply` moves (0: the start).
+function positionAt(ply) {
+  const text = ply === 0 ? state.start : state.plies[ply - 1].fen;
+  return text ? parsePosition(text, games.get(state.variant).pits) : null;
+}
+
+function moves() {
+  return state.plies.map((p) => p.move);
+}
+
+function positionCommand(list) {
+  return `position ${state.base}${list.length ? ' moves ' + list.join(' ') : ''}`;
+}
+
+// Sets the engine's game to ours and reads back the legal moves and the end.
+async function readBack() {
+  await link.command(positionCommand(moves()));
+  const fen = await link.query('fen');
+  const legal = (await link.query('moves')).split(' ').filter((m) => m);
+  const over = (await link.query('gameover')) === 'true';
+  let end = null;
+  if (over) {
+    const diagram = await link.request('d', (l) => l.startsWith('Game over:'));
+    const rule = diagram[diagram.length - 1].slice('Game over: '.length).replace(/\s*\(.*\)$/, '');
+    const [south, north] = (await link.query('score')).split(' ').map(Number);
+    end = { south, north, rule };
+  }
+  if (state.plies.length) state.plies[state.plies.length - 1].fen = fen;
+  else state.start = fen;
+  state.legal = legal;
+  state.over = over;
+  state.end = end;
+}
+
+// The sowing of `move` from the engine's current position, or null if it will not tell.
+async function sowingOf(move) {
+  try {
+    return await link.query(`sowing ${move}`);
+  } catch (e) {
+    if (link.broken) throw e;
+    return null;
+  }
+}
+
+// Plays `move` in the live game: shows it counter by counter, then reads the new position back.
+// An engine's move is dropped if a control came meanwhile (`generation` changed); a person's
+// move stands (its showing jumps to the end). Returns whether the move was played.
+async function playMove(move, generation, byEngine) {
+  const before = current();
+  await link.command(positionCommand(moves()));
+  const trace = await sowingOf(move);
+  const dropped = () => byEngine && generation !== state.generation;
+  if (trace && trace !== 'pass' && !REDUCED_MOTION.matches && state.view === null && !dropped()) {
+    state.animating = true;
+    state.skip = false;
+    setBusy();
+    try {
+      await showSowing($('board'), before, trace, {
+        n: games.get(state.variant).pits,
+        stop: () => state.skip || link.broken || dropped(),
+        sound,
+      });
+    } finally {
+      state.animating = false;
+      setBusy();
+    }
+  }
+  if (dropped()) return false;
+  if (trace) $('board').dataset.lastSowing = `${move}: ${trace}`;
+  state.plies.push({ move, side: before.side, fen: null, trace, capture: !!trace && /(^| )x/.test(trace) });
+  try {
+    await readBack();
+  } catch (e) {
+    state.plies.pop();
+    throw e;
+  }
+  clockMoved(before.side);
+  delete $('fen').dataset.edited;
+  render();
+  return true;
+}
+
+function goLine() {
+  const clock = state.clock;
+  if (!clock.spec) return `go movetime ${Number($('movetime').value)}`;
+  const left = clockLeft();
+  const ms = (i) => Math.max(1, Math.floor(left[i]));
+  return `go p1time ${ms(0)} p2time ${ms(1)} p1inc ${clock.spec.inc} p2inc ${clock.spec.inc}`;
+}
+
+// The engine's move: a search, then the move shown and played unless a control came.
+async function engineMove() {
+  const generation = state.generation;
+  const side = current().side;
+  const limit = state.clock.spec ? clockLeft()[side === 'S' ? 0 : 1] : Number($('movetime').value);
+  const line = goLine();
+  state.lines.clear();
+  state.searching = true;
+  state.stopSent = false;
+  setBusy();
+  renderTurn();
+  let answer;
+  try {
+    answer = await link.request(line, (l) => l.startsWith('bestmove'), {
+      timeout: limit + MARGIN_TIMEOUT,
+      onLine: (l) => { if (l.startsWith('info depth') && generation === state.generation) showInfo(l, side); },
+    });
+  } finally {
+    state.searching = false;
+    state.stopSent = false;
+    setBusy();
+  }
+  if (generation !== state.generation) return false;
+  const move = answer[answer.length - 1].split(' ')[1];
+  if (!move || move === '(none)') return false;
+  return playMove(move, generation, true);
+}
+
+// A person's click (or key) on `move`.
+function humanPlay(move) {
+  if (state.animating) { state.skip = true; return; }
+  if (!canPlay() || !state.legal.includes(move)) return;
+  showMessage('');
+  const generation = state.generation;
+  serial(async () => {
+    if (generation !== state.generation || !canPlay(true) || !state.legal.includes(move)) return;
+    try {
+      await playMove(move, generation, false);
+    } catch (e) {
+      if (!link.broken) showMessage(e.message);
+    }
+    render();
+    scheduleEngine();
+  });
+  setBusy();
+  render();
+}
+
+// A new game from `base` (and `list` of moves from it); if the engine refuses it, the game
+// stays as it was and the reason is thrown.
+async function startGame(base, list = []) {
+  const saved = snapshot();
+  try {
+    state.base = base;
+    state.plies = [];
+    await link.command(`ucinewgame`);
+    await link.command(positionCommand([]));
+    state.start = await link.query('fen');
+    for (const [i, move] of list.entries()) {
+      const side = current().side;
+      await link.command(positionCommand(moves()));
+      const trace = await link.query(`sowing ${move}`).catch((e) => {
+        throw new Error(`move ${i + 1} of the list, ‘${move}’, cannot be played: ${e.message}`);
+      });
+      state.plies.push({ move, side, fen: null, trace, capture: /(^| )x/.test(trace) });
+      await link.command(positionCommand(moves()));
+      state.plies[i].fen = await link.query('fen');
+    }
+    await readBack();
+  } catch (e) {
+    restore(saved);
+    try { await readBack(); } catch (again) { /* the first error says it */ }
+    throw e;
+  }
+  state.view = null;
+  state.endClosed = false;
+  delete $('board').dataset.lastSowing;
+  resetAnalysis();
+  clockReset();
+  showMessage('');
+  delete $('fen').dataset.edited;
+}
+
+function snapshot() {
+  return { base: state.base, start: state.start, plies: [...state.plies], view: state.view };
+}
+
+function restore(saved) {
+  Object.assign(state, saved);
+}
+
+async function undo() {
+  if (!state.plies.length) return;
+  // Back to the last position where the person was to move (one move in engine vs engine).
+  state.plies.pop();
+  if (state.human) {
+    while (state.plies.length && current().side !== state.human) state.plies.pop();
+  }
+  state.view = null;
+  state.endClosed = false;
+  resetAnalysis();
+  await readBack();
+  state.clock.flagged = null;
+  clockSync();
+}
+
+function humanToMove() {
+  const pos = current();
+  return !!state.human && !!pos && pos.side === state.human && !state.over && !state.clock.flagged;
+}
+
+// Whether a click may play now: the person's turn in the live game, nothing else running
+// (`inTask`: asked by the task that will play it).
+function canPlay(inTask) {
+  return humanToMove() && state.view === null && !state.broken && !state.animating &&
+    (inTask ? state.tasks === 1 : state.tasks === 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The clock: optional, one per side; the engine plays on its own (`go p1time … p2time …`).
+
+function clockReset() {
+  const value = $('clock').value;
+  const clock = state.clock;
+  if (value) {
+    const [base, inc] = value.split('+').map(Number);
+    clock.spec = { base, inc };
+    clock.left = [base, base];
+  } else {
+    clock.spec = null;
+  }
+  clock.running = null;
+  clock.flagged = null;
+  clockSync();
+}
+
+// What is left on each clock now.
+function clockLeft() {
+  const clock = state.clock;
+  const left = [...clock.left];
+  if (clock.running !== null) left[clock.running] -= performance.now() - clock.since;
+  return left;
+}
+
+// The clock of the side to move runs while the live game waits for it.
+function clockSync() {
+  const clock = state.clock;
+  const pos = current();
+  const runs = clock.spec && pos && !state.over && !state.broken && !clock.flagged && state.plies.length > 0
+    ? (pos.side === 'S' ? 0 : 1) : null;
+  if (runs === clock.running) return;
+  if (clock.running !== null) clock.left[clock.running] -= performance.now() - clock.since;
+  clock.running = runs;
+  clock.since = performance.now();
+  renderClocks();
+}
+
+// `side` has moved: its increment, and the other clock starts.
+function clockMoved(side) {
+  const clock = state.clock;
+  if (!clock.spec) return;
+  clockSync();
+  clock.left[side === 'S' ? 0 : 1] += clock.spec.inc;
+  clockSync();
+  renderClocks();
+}
+
+function clockTick() {
+  const clock = state.clock;
+  if (clock.running === null) return;
+  const left = clockLeft();
+  if (left[clock.running] <= 0) {
+    clock.left = left;
+    clock.left[clock.running] = 0;
+    clock.flagged = clock.running === 0 ? 'S' : 'N';
+    clock.running = null;
+    interrupt();
+    serial(async () => { render(); });
+  }
+  renderClocks();
+}
+
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (ms < 10000) return `0:${(Math.max(0, ms) / 1000).toFixed(1).padStart(4, '0')}`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function renderClocks() {
+  const clock = state.clock;
+  const left = clockLeft();
+  for (const [id, side] of playerSides()) {
+    const el = $(id).querySelector('.clock');
+    el.hidden = !clock.spec;
+    if (!clock.spec) continue;
+    const i = side === 'S' ? 0 : 1;
+    el.textContent = clockText(left[i]);
+    el.classList.toggle('running', clock.running === i);
+    el.classList.toggle('low', left[i] < 10000);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Words for people.
+
+// Who plays `side`, in words.
+function nameOf(side) {
+  if (state.human === side) return 'You';
+  const movetime = $('movetime').selectedOptions[0].textContent;
+  const engine = state.clock.spec ? 'Engine' : `Engine · ${movetime}`;
+  return state.human === null ? `${engine} (${SIDE_NAME[side]})` : engine;
+}
+
+// The players' bars, top and bottom, with their sides: the person's at the bottom.
+function playerSides() {
+  return flipped() ? [['player-top', 'S'], ['player-bottom', 'N']] : [['player-top', 'N'], ['player-bottom', 'S']];
+}
+
+function flipped() {
+  return state.human === 'N';
+}
+
+// A reason from the server or the engine, as a player would want to read it.
+function friendly(why) {
+  const text = String(why || '');
+  if (/is not a command a board sends/.test(text)) return 'The board cannot send that to the engine.';
+  if (/already thinking/.test(text)) return 'The engine is still thinking: try again in a moment.';
+  if (/^the engine (does not take input|is not running)/.test(text)) return 'The engine is not running: press “Restart the engine”.';
+  return text;
+}
+
+function showMessage(text) {
+  const words = text ? friendly(text) : '';
+  $('message').textContent = words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 function setStatus(text, bad) {
   $('engine-status').textContent = text;
@@ -48,642 +450,130 @@ function setStatus(text, bad) {
   $('restart').hidden = !bad;
 }
 
-function showMessage(text) {
-  $('message').textContent = text || '';
-}
-
 // The page's state, for people (the cursor, the buttons) and for tests: 'broken', 'updating'
-// (reading back a position), 'thinking', 'over' or 'idle'.
-function setBusy(busy) {
+// (a move being read back or shown), 'thinking', 'over' or 'idle'.
+function setBusy() {
   document.body.dataset.human = state.human || '';
-  document.body.dataset.state = state.broken ? 'broken' : state.updating || state.animating ? 'updating' : busy || state.interrupting ? 'thinking' : state.over ? 'over' : 'idle';
+  let busy;
+  if (state.broken) busy = 'broken';
+  else if (state.searching) busy = 'thinking';
+  else if (state.tasks > 0 || state.animating) busy = 'updating';
+  else if (state.over || state.clock.flagged) busy = 'over';
+  else busy = 'idle';
+  document.body.dataset.state = busy;
 }
 
-// Sends `line` numbered, as the board server wants it; returns the number.
-function send(line) {
-  const number = state.nextRequest++;
-  state.socket.send(`${number} ${line}`);
-  return number;
-}
-
-// Sends `line`; resolves with the lines received until `done(line)` says the answer is complete
-// (or at once, with the request's number, when `done` is null: the command has no answer). A
-// request the server refuses is rejected with the reason, whatever else is still arriving.
-function request(line, done, timeout, onLine) {
-  return new Promise((resolve, reject) => {
-    if (!state.socket || state.socket.readyState !== WebSocket.OPEN || state.broken) {
-      reject(new Error('the engine is not connected'));
-      return;
-    }
-    const number = send(line);
-    if (!done) {
-      resolve(number);
-      return;
-    }
-    const entry = { number, line, done, onLine, lines: [], resolve, reject };
-    entry.timer = setTimeout(() => engineBroke(`the engine does not answer '${line}'`), timeout || QUERY_TIMEOUT);
-    state.pending.push(entry);
-  });
-}
-
-// Sends a command that has no answer of its own and waits until the engine has taken it: it
-// fails with the reason if the server refused it or the engine answered with an error.
-async function command(line) {
-  const number = await request(line, null);
-  const lines = await request('isready', (l) => l === 'readyok');
-  const refused = state.refused.get(number);
-  state.refused.delete(number);
-  if (refused) throw new Error(refused);
-  const error = lines.find((l) => l.startsWith('info string error'));
-  if (error) throw new Error(error.slice('info string error '.length));
-}
-
-function response(what) {
-  return request(`query ${what}`, (l) => l.startsWith('response')).then((lines) => {
-    const last = lines[lines.length - 1];
-    return last.slice('response'.length).trim();
-  });
-}
-
-function received(text) {
-  if (text === 'board taken-over') {
-    // Another connection has this board now; this one is closed (its closing is not news).
-    state.socket = null;
-    engineBroke('another connection took this board over: press “Restart the engine” for a board of your own');
-    return;
+// The end of the game for the person playing: "You won 40–32 (board empty)", "You lost …",
+// "Draw …"; in engine vs engine, who won. A flag fall ends it too.
+function resultWords() {
+  const flag = state.clock.flagged;
+  if (flag) {
+    const loser = flag;
+    let outcome;
+    if (!state.human) outcome = `${SIDE_NAME[loser === 'S' ? 'N' : 'S']} won`;
+    else outcome = loser === state.human ? 'You lost' : 'You won';
+    return { text: `${outcome} on time`, rule: `${SIDE_NAME[loser]}'s clock ran out`, outcome: !state.human ? 'over' : loser === state.human ? 'lost' : 'won' };
   }
-  if (text.startsWith('board exit')) {
-    engineBroke('the engine stopped (it may have crashed)');
-    return;
-  }
-  if (text.startsWith('board refused ')) {
-    // `board refused <number> <why>`: that request never reached the engine.
-    const rest = text.slice('board refused '.length);
-    const space = rest.indexOf(' ');
-    const number = Number(rest.slice(0, space));
-    const why = rest.slice(space + 1);
-    const at = state.pending.findIndex((entry) => entry.number === number);
-    if (at >= 0) {
-      const [entry] = state.pending.splice(at, 1);
-      clearTimeout(entry.timer);
-      entry.reject(new Error(why));
-    } else {
-      state.refused.set(number, why);
-    }
-    return;
-  }
-  const head = state.pending[0];
-  if (!head) {
-    return; // a line nobody waits for (a stopped search's bestmove after an undo)
-  }
-  head.lines.push(text);
-  if (head.onLine) head.onLine(text);
-  if (head.done(text)) {
-    clearTimeout(head.timer);
-    state.pending.shift();
-    head.resolve(head.lines);
-  }
-}
-
-function engineBroke(why) {
-  state.broken = true;
-  state.thinking = false;
-  setStatus(why, true);
-  const waiting = state.pending;
-  state.pending = [];
-  for (const entry of waiting) {
-    clearTimeout(entry.timer);
-    entry.reject(new Error(why));
-  }
-  setBusy(false);
-  render(); // no pit takes a click until the engine is back
-}
-
-async function api(path, method) {
-  const reply = await fetch(path, { method: method || 'POST', headers: { 'X-Mancala-Board': '1' } });
-  if (!reply.ok) {
-    let why = `${reply.status}`;
-    try { why = (await reply.json()).error; } catch (e) { /* not JSON */ }
-    throw new Error(why);
-  }
-  return reply.status === 204 ? null : reply.json();
-}
-
-function connect() {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`ws://${location.host}/api/boards/${state.boardId}/socket`);
-    socket.onopen = () => { state.socket = socket; resolve(); };
-    socket.onerror = () => reject(new Error('cannot connect to the board'));
-    socket.onmessage = (event) => received(event.data);
-    socket.onclose = () => {
-      if (state.socket === socket) engineBroke('the connection to the board was lost');
-    };
-  });
-}
-
-// Reads the engine's games from `variant` (`info string variant <name> <title> 2x<N> <total>
-// counters[, sown into stores][, any total][ (current)]`) and offers them in the game list.
-// Any two-row game the engine describes is drawn: its pits, its stores, its counters.
-async function learnGames() {
-  await request('variant', null);
-  const lines = await request('isready', (l) => l === 'readyok');
-  if (state.refused.size) throw new Error([...state.refused.values()][0]);
-  GAMES.clear();
-  let current = null;
-  for (const line of lines) {
-    const m = /^info string variant (\S+) (.*) 2x(\d+) (\d+) counters((?:, [^,()]+)*)( \(current\))?$/.exec(line);
-    if (!m) continue;
-    const traits = m[5].split(', ').filter((t) => t);
-    GAMES.set(m[1], {
-      title: m[2],
-      pits: Number(m[3]),
-      total: Number(m[4]),
-      sownStores: traits.includes('sown into stores'),
-    });
-    if (m[6]) current = m[1];
-  }
-  if (!GAMES.size) throw new Error('the engine lists no games');
-  const select = $('variant');
-  select.replaceChildren(...[...GAMES].map(([name, game]) => {
-    const option = document.createElement('option');
-    option.value = name;
-    option.textContent = `${game.title} (2×${game.pits})`;
-    return option;
-  }));
-  if (!state.variant || !GAMES.has(state.variant)) state.variant = current || [...GAMES.keys()][0];
-  select.value = state.variant;
-}
-
-// Whether the current game is one of deals and a side choice (its moves are forced): the
-// engine answers `query side` for such a game only.
-async function offerDeal() {
-  const lines = await request('query side', (l) => l.startsWith('response') || l.startsWith('info string error'));
-  $('deal').hidden = !lines[lines.length - 1].startsWith('response');
-}
-
-async function startEngine() {
-  await request('uci', (l) => l === 'uciok', 10000);
-  await learnGames();
-  await command(`variant ${state.variant}`);
-  await command(`setoption name MultiPV value ${$('multipv').value}`);
-  state.broken = false;
-  setStatus('engine ready');
-}
-
-async function openBoard() {
-  state.boardId = (await api('/api/boards')).id;
-  await connect();
-}
-
-// A new engine process for this board (or a new board, if the server closed this one or the
-// connection to it was lost), then the game as it was.
-async function restartEngine() {
-  try {
-    setStatus('restarting the engine…');
-    const connected = state.socket && state.socket.readyState === WebSocket.OPEN;
-    let reopen = !connected;
-    if (connected) {
-      try {
-        await api(`/api/boards/${state.boardId}/restart`);
-      } catch (e) {
-        if (e.message !== 'no such board') throw e;
-        reopen = true;
-      }
-    }
-    if (reopen) {
-      if (connected) {
-        const old = state.socket;
-        state.socket = null; // its closing is not news
-        old.close();
-      }
-      await openBoard();
-    }
-    state.pending = [];
-    state.broken = false;
-    state.thinking = false;
-    state.generation += 1;
-    await startEngine();
-    await refresh();
-  } catch (e) {
-    setStatus(`cannot restart the engine: ${e.message}`, true);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The game.
-
-function moveName(pit, n) {
-  return pit < n ? String.fromCharCode(65 + pit) : String.fromCharCode(97 + pit - n);
-}
-
-function parsePosition(text) {
-  const n = GAMES.get(state.variant).pits;
-  const fields = text.split('-');
-  return {
-    text,
-    pits: fields.slice(0, 2 * n).map(Number),
-    captured: [Number(fields[2 * n]), Number(fields[2 * n + 1])],
-    side: fields[2 * n + 2],
-    lastFour: fields[2 * n + 3],
-  };
-}
-
-function positionCommand() {
-  return `position ${state.base}${state.moves.length ? ' moves ' + state.moves.join(' ') : ''}`;
-}
-
-// Sets the engine's game to ours and reads back the position, the legal moves and the end.
-async function refresh() {
-  const generation = state.generation;
-  state.updating += 1;
-  setBusy(false);
-  try {
-    await readBack(generation);
-  } finally {
-    state.updating -= 1;
-    setBusy(state.thinking);
-  }
-  if (generation !== state.generation) return;
-  render();
-  maybeThink();
-}
-
-async function readBack(generation) {
-  await command(positionCommand());
-  const fen = await response('fen');
-  const legal = (await response('moves')).split(' ').filter((m) => m);
-  const over = (await response('gameover')) === 'true';
-  if (generation !== state.generation) return;
-  state.previous = state.fresh ? null : state.position;
-  state.fresh = false;
-  state.position = parsePosition(fen);
-  state.legal = legal;
-  state.over = over;
-  $('result').textContent = '';
-  delete $('result').dataset.outcome;
-  if (over) {
-    const diagram = await request('d', (l) => l.startsWith('Game over:'));
-    const end = diagram[diagram.length - 1].slice('Game over: '.length);
-    const [south, north] = (await response('score')).split(' ').map(Number);
-    $('result').textContent = resultText(south, north, end);
-  }
-}
-
-// The end of the game, for the person playing: "You won 40–32 (board empty)", "You lost …",
-// "Draw …"; in engine vs engine, who won.
-function resultText(south, north, end) {
-  const rule = end.replace(/\s*\(.*\)$/, '');
+  const { south, north, rule } = state.end;
   const mine = state.human === 'N' ? north : south;
   const theirs = state.human === 'N' ? south : north;
   let outcome;
   if (south === north) outcome = `Draw ${south}–${north}`;
   else if (!state.human) outcome = `${south > north ? 'South' : 'North'} won ${Math.max(south, north)}–${Math.min(south, north)}`;
   else outcome = `${mine > theirs ? 'You won' : 'You lost'} ${mine}–${theirs}`;
-  $('result').dataset.outcome = south === north ? 'draw' : !state.human ? 'over' : mine > theirs ? 'won' : 'lost';
-  return `${outcome} (${rule})`;
-}
-
-// Forgets the engine's lines and evaluation: they were about another game.
-function resetAnalysis() {
-  state.lines.clear();
-  renderLines();
-  $('evalfill').style.width = '50%';
-  $('evaltext').textContent = '';
-}
-
-function humanToMove() {
-  return state.human && state.position && state.position.side === state.human && !state.over;
-}
-
-// Whether a click may play now: the person's turn, and no update in flight.
-function canPlay() {
-  return humanToMove() && !state.updating && !state.thinking && !state.broken;
-}
-
-function maybeThink() {
-  setBusy(false);
-  // While a search is being interrupted, the control that interrupts it decides what comes next.
-  if (state.over || state.thinking || state.broken || state.interrupting || !state.position) return;
-  if (!humanToMove()) think();
-}
-
-async function think() {
-  state.thinking = true;
-  setBusy(true);
-  state.lines.clear();
-  const generation = state.generation;
-  const side = state.position.side;
-  const movetime = Number($('movetime').value);
-  renderTurn();
-  try {
-    const lines = await request(`go movetime ${movetime}`, (l) => l.startsWith('bestmove'),
-      movetime + MARGIN_TIMEOUT, (l) => { if (l.startsWith('info depth')) showInfo(l, side); });
-    state.thinking = false;
-    if (generation !== state.generation) {
-      // The game changed under the search (undo, new game, swap, engine vs engine off): its
-      // move is dropped, and the board is drawn for whoever is to move now.
-      render();
-      maybeThink();
-      return;
-    }
-    const move = lines[lines.length - 1].split(' ')[1];
-    if (!move || move === '(none)') { setBusy(false); return; }
-    await showSowing(move, generation);
-    if (generation !== state.generation) {
-      render();
-      maybeThink();
-      return;
-    }
-    state.moves.push(move);
-    await refresh();
-  } catch (e) {
-    state.thinking = false;
-    if (!state.broken) showMessage(e.message);
-  }
-}
-
-async function play(move) {
-  if (!canPlay() || !state.legal.includes(move)) return;
-  showMessage('');
-  await showSowing(move, state.generation);
-  state.moves.push(move);
-  try {
-    await refresh();
-  } catch (e) {
-    state.moves.pop();
-    showMessage(e.message);
-  }
-}
-
-// Shows `move` (legal in the position on the board, which the engine holds too) counter by
-// counter, as the engine tells it (`query sowing`): each lift, each counter that falls, each
-// capture. Fast (under two seconds for the longest relay), stopped by a click on the board, a
-// key or any control, and not shown at all to people who ask for reduced motion.
-async function showSowing(move, generation) {
-  // No clicks, and no "idle" for anyone watching, until the move is on the board.
-  state.updating += 1;
-  setBusy(false);
-  try {
-    await tellSowing(move, generation);
-  } finally {
-    state.updating -= 1;
-    setBusy(state.thinking);
-  }
-}
-
-async function tellSowing(move, generation) {
-  let trace;
-  try {
-    const lines = await request(`query sowing ${move}`, (l) => l.startsWith('response') || l.startsWith('info string error'));
-    const last = lines[lines.length - 1];
-    if (!last.startsWith('response ')) return;
-    trace = last.slice('response '.length);
-  } catch (e) {
-    return; // the move is still played; the refusal, if any, is the position's to report
-  }
-  $('board').dataset.lastSowing = `${move}: ${trace}`;
-  if (REDUCED_MOTION.matches || trace === 'pass' || !state.position) return;
-  const n = GAMES.get(state.variant).pits;
-  const pitOf = (letter) => letter >= 'a' ? n + letter.charCodeAt(0) - 97 : letter.charCodeAt(0) - 65;
-  const pits = [...state.position.pits];
-  const captured = [...state.position.captured];
-  const words = trace.split(' ');
-  const pause = Math.max(8, Math.min(90, 1800 / words.length));
-  state.animating = true;
-  state.skip = false;
-  setBusy(state.thinking);
-  $('board').classList.add('sowing');
-  try {
-    for (const word of words) {
-      if (state.skip || generation !== state.generation || state.broken) break;
-      let m;
-      if ((m = /^([A-Za-z]):(\d+)$/.exec(word))) {
-        const pit = pitOf(m[1]);
-        pits[pit] = 0;
-        showPit(pit, 0, 'lifted');
-      } else if ((m = /^x([A-Za-z]):(\d+)>([SN])$/.exec(word))) {
-        const pit = pitOf(m[1]);
-        const side = m[3] === 'S' ? 0 : 1;
-        pits[pit] -= Number(m[2]);
-        captured[side] += Number(m[2]);
-        showPit(pit, pits[pit], 'captured');
-        showStore(side, captured[side]);
-      } else if ((m = /^\*([SN])$/.exec(word))) {
-        const side = m[1] === 'S' ? 0 : 1;
-        captured[side] += 1;
-        showStore(side, captured[side]);
-      } else if (/^[A-Za-z]$/.test(word)) {
-        const pit = pitOf(word);
-        pits[pit] += 1;
-        showPit(pit, pits[pit], 'dropped');
-      } else {
-        continue; // `again`, `endless`: the position read back says what follows
-      }
-      await new Promise((r) => setTimeout(r, pause));
-    }
-  } finally {
-    state.animating = false;
-    $('board').classList.remove('sowing');
-    setBusy(state.thinking);
-  }
-}
-
-// One pit during a move's showing: its stones and count, and what just happened to it.
-function showPit(pit, count, what) {
-  const button = document.querySelector(`.pit[data-pit="${pit}"]`);
-  if (!button) return;
-  const number = document.createElement('span');
-  number.className = 'count';
-  number.textContent = String(count);
-  button.replaceChildren(stones(count), number);
-  button.dataset.count = count;
-  for (const cls of ['lifted', 'dropped', 'captured']) button.classList.remove(cls);
-  void button.offsetWidth; // restart the flash
-  button.classList.add(what);
-}
-
-function showStore(side, count) {
-  const store = $(side ? 'north-store' : 'south-store');
-  const total = store && store.querySelector('b');
-  if (total) total.textContent = String(count);
-}
-
-// Ends a running search and forgets its answer.
-async function interrupt() {
-  state.generation += 1;
-  state.skip = true;
-  while (state.animating) await new Promise((r) => setTimeout(r, 5));
-  if (state.thinking && state.socket) {
-    state.interrupting = true;
-    send('stop');
-    // The stopped search's bestmove still comes: wait for it to pass.
-    while (state.thinking) await new Promise((r) => setTimeout(r, 10));
-    state.interrupting = false;
-  }
-}
-
-// A new game from `base`; if the engine refuses it (a deal it cannot make), the game stays as
-// it was and the reason is shown.
-async function newGame(base) {
-  await interrupt();
-  const saved = { base: state.base, moves: state.moves };
-  state.base = base || 'startpos';
-  state.moves = [];
-  state.fresh = true;
-  showMessage('');
-  $('side-answer').textContent = '';
-  try {
-    await command('ucinewgame');
-    await refresh();
-    resetAnalysis();
-  } catch (e) {
-    state.base = saved.base;
-    state.moves = saved.moves;
-    state.fresh = false;
-    showMessage(e.message);
-    try { await refresh(); } catch (again) { /* reported above */ }
-  }
-}
-
-async function undo() {
-  await interrupt();
-  if (!state.moves.length) return;
-  // Back to the last position where the person was to move (one move in engine vs engine).
-  state.moves.pop();
-  if (state.human) {
-    while (state.moves.length) {
-      await command(positionCommand());
-      if (parsePosition(await response('fen')).side === state.human) break;
-      state.moves.pop();
-    }
-  }
-  state.previous = null;
-  state.position = null;
-  resetAnalysis();
-  try { await refresh(); } catch (e) { showMessage(e.message); }
+  const kind = south === north ? 'draw' : !state.human ? 'over' : mine > theirs ? 'won' : 'lost';
+  return { text: `${outcome} (${rule})`, rule: `The game ended: ${rule}.`, outcome: kind };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Drawing.
 
 function render() {
-  const game = GAMES.get(state.variant);
-  const n = game.pits;
-  const board = $('board');
-  board.style.setProperty('--pits', n);
-  board.replaceChildren();
-  // A board whose pits would be narrower than a finger (a long row on a phone) stands upright:
-  // South's row on the left from top to bottom, North's on the right, the stores above and below.
-  const upright = (board.parentElement.clientWidth - 130) / n < 42;
-  board.classList.toggle('upright', upright);
-  const pos = state.position;
-  if (!pos) return;
-  board.dataset.turn = state.over ? '' : pos.side;
-  const before = state.previous;
-  const lastMove = state.moves[state.moves.length - 1];
-  const origin = lastMove && lastMove !== 'pass' ? (lastMove >= 'a' ? n + lastMove.charCodeAt(0) - 97 : lastMove.charCodeAt(0) - 65) : -1;
-  // `row` 1 to 4 (North's letters, North's pits, South's pits, South's letters) and `col` 1 to
-  // n + 2 (North's store, the pits, South's store); an upright board swaps them.
-  const cell = (tag, cls, text, row, col) => {
-    const el = document.createElement(tag);
-    el.className = cls;
-    if (text !== undefined) el.textContent = text;
-    if (upright) {
-      el.style.gridRow = String(col);
-      el.style.gridColumn = row === '2 / 4' ? '2 / 4' : String(5 - row);
-    } else {
-      el.style.gridRow = String(row);
-      el.style.gridColumn = String(col);
-    }
-    board.appendChild(el);
-    return el;
-  };
-  // Games that sow into stores, or whose position strings say who received the last four, keep
-  // their counters in stores; the others' are captured counters beside the board.
-  const storeLabel = game.sownStores || pos.lastFour !== undefined ? 'store' : 'captured';
-  const gain = (side) => before ? pos.captured[side] - before.captured[side] : 0;
-  const store = (side, cls) => {
-    const el = cell('div', `store ${cls}`, undefined, '2 / 4', cls === 'north' ? 1 : n + 2);
-    el.classList.toggle('to-move', board.dataset.turn === (side ? 'N' : 'S'));
-    el.innerHTML = `<span>${side ? 'North' : 'South'}</span><b>${pos.captured[side]}</b><span class="what">${storeLabel}</span>` +
-      (gain(side) > 0 ? `<span class="gain">+${gain(side)}</span>` : '');
-    el.dataset.captured = pos.captured[side];
-    el.id = cls === 'north' ? 'north-store' : 'south-store';
-  };
-  store(1, 'north');
-  store(0, 'south');
-  for (let col = 0; col < n; col++) {
-    // North's row from North's right to North's left, above South's row from South's left.
-    const northPit = 2 * n - 1 - col;
-    const southPit = col;
-    cell('div', 'letter', moveName(northPit, n), 1, col + 2);
-    cell('div', 'letter', moveName(southPit, n), 4, col + 2);
-    for (const [pit, row] of [[northPit, 2], [southPit, 3]]) {
-      const move = moveName(pit, n);
-      const button = cell('button', `pit ${row === 2 ? 'north' : 'south'}`, undefined, row, col + 2);
-      button.append(stones(pos.pits[pit]));
-      const count = document.createElement('span');
-      count.className = 'count';
-      count.textContent = String(pos.pits[pit]);
-      button.append(count);
-      if (board.dataset.turn === (row === 2 ? 'N' : 'S')) button.classList.add('to-move');
-      button.dataset.pit = pit;
-      button.dataset.move = move;
-      button.dataset.count = pos.pits[pit];
-      button.setAttribute('aria-label', `pit ${move}, ${pos.pits[pit]}`);
-      const clickable = canPlay() && state.legal.includes(move);
-      if (clickable) {
-        button.classList.add('legal');
-        button.addEventListener('click', () => play(move));
-      } else {
-        button.disabled = !clickable;
-      }
-      if (before) {
-        if (pit === origin) button.classList.add('origin');
-        else if (pos.pits[pit] > before.pits[pit]) button.classList.add('sown');
-        else if (pos.pits[pit] < before.pits[pit]) button.classList.add('taken');
-      }
-    }
+  const game = games.get(state.variant);
+  if (!game) return;
+  const live = state.view === null;
+  const ply = live ? state.plies.length : state.view;
+  const pos = positionAt(ply);
+  const finished = state.over || !!state.clock.flagged;
+  if (!state.animating) {
+    drawBoard($('board'), pos, {
+      game,
+      previous: ply > 0 ? positionAt(ply - 1) : null,
+      lastMove: ply > 0 ? state.plies[ply - 1].move : null,
+      flipped: flipped(),
+      names: ['South', 'North'],
+      toMove: pos && !(live && finished) ? pos.side : '',
+      playable: (move) => live && canPlay() && state.legal.includes(move),
+      onPit: (move) => humanPlay(move),
+    });
   }
-  $('fen').value = pos.text;
-  $('moves').textContent = state.moves.length ? state.moves.join(' ') : '(none yet)';
-  $('moves').dataset.moves = state.moves.join(' ');
+  document.body.classList.toggle('upright', uprightIn($('board-wrap').clientWidth, game.pits));
+  document.body.style.setProperty('--pits', game.pits);
+  if (pos) {
+    // Text typed into the field stays until it is loaded or the game moves on (a refused
+    // Load keeps it, to be corrected).
+    const fen = $('fen');
+    if (!fen.dataset.edited) fen.value = pos.text;
+  }
+  renderPlayers(pos, live && finished);
+  renderEnd(live && finished);
+  renderMoves();
   renderTurn();
   renderLines();
+  renderClocks();
+  renderPass();
+  clockSync();
+  setBusy();
 }
 
-// The counters of a pit drawn as stones, up to a dozen (the number beside says how many).
-function stones(count) {
-  const group = document.createElement('span');
-  group.className = 'stones';
-  group.setAttribute('aria-hidden', 'true');
-  for (let i = 0; i < Math.min(count, 12); i++) {
-    const stone = document.createElement('span');
-    stone.className = 'stone';
-    group.append(stone);
+function renderPlayers(pos, finished) {
+  for (const [id, side] of playerSides()) {
+    const bar = $(id);
+    bar.querySelector('.name').textContent = `${nameOf(side)} · ${SIDE_NAME[side]}`;
+    bar.classList.toggle('to-move', !!pos && !finished && pos.side === side);
+    bar.dataset.side = side;
   }
-  if (count > 12) group.classList.add('many');
-  return group;
+}
+
+function renderEnd(finished) {
+  const result = $('result');
+  if (!finished) {
+    $('end').hidden = true;
+    result.textContent = '';
+    delete result.dataset.outcome;
+    return;
+  }
+  const words = resultWords();
+  result.textContent = words.text;
+  result.dataset.outcome = words.outcome;
+  $('end-rule').textContent = words.rule;
+  $('swap-rematch').hidden = !state.human;
+  $('end').hidden = state.endClosed;
 }
 
 function renderTurn() {
-  const pos = state.position;
+  const pos = current();
   if (!pos) return;
-  const who = pos.side === 'S' ? 'South' : 'North';
   let text;
-  if (state.broken) text = 'No engine: press “Restart the engine” above to go on with this game.';
+  const who = SIDE_NAME[pos.side];
+  if (state.broken) text = 'No engine: press “Restart the engine” to go on with this game.';
+  else if (state.view !== null) text = `You are looking at the position after move ${state.view} of ${state.plies.length}.`;
+  else if (state.clock.flagged) text = `The game is over: ${SIDE_NAME[state.clock.flagged]}'s time is up.`;
   else if (state.over) text = 'The game is over.';
-  else if (state.thinking) text = `${who} to move: the engine is thinking…`;
-  else if (humanToMove()) text = state.legal.includes('pass') ? `${who} (you) to move: your row is empty, press Pass.` : `${who} (you) to move: click a pit.`;
+  else if (state.searching) text = state.human ? 'The engine is thinking…' : `${who} (the engine) is thinking…`;
+  else if (humanToMove()) text = state.legal.includes('pass') ? `Your move (${who}): your row is empty, press Pass.` : `Your move (${who}): click a pit.`;
   else text = `${who} to move (the engine).`;
   $('turn').textContent = text;
+}
+
+function renderPass() {
   let pass = $('pass');
   if (canPlay() && state.legal.includes('pass')) {
     if (!pass) {
       pass = document.createElement('button');
       pass.id = 'pass';
       pass.textContent = 'Pass';
-      pass.addEventListener('click', () => play('pass'));
+      pass.addEventListener('click', () => humanPlay('pass'));
       $('turn').after(pass);
     }
   } else if (pass) {
@@ -691,7 +581,73 @@ function renderTurn() {
   }
 }
 
-// One `info` line: the evaluation bar (South's view) and the engine's lines.
+// The move list, by turns (a turn is a side's moves until the other side moves: a sowing that
+// ends in a store moves again), each move a button that shows its position.
+function renderMoves() {
+  const list = $('moves');
+  list.dataset.moves = moves().join(' ');
+  list.replaceChildren();
+  if (!state.plies.length) {
+    const none = document.createElement('p');
+    none.className = 'none';
+    none.textContent = 'No move yet.';
+    list.append(none);
+  }
+  const shown = state.view === null ? state.plies.length : state.view;
+  let row = null;
+  let turn = 0;
+  let lastSide = null;
+  state.plies.forEach((ply, i) => {
+    const startsTurn = ply.side !== lastSide;
+    if (startsTurn && (ply.side === 'S' || !row || row.dataset.north === '1')) {
+      turn += 1;
+      row = document.createElement('div');
+      row.className = 'turn';
+      const number = document.createElement('span');
+      number.className = 'number';
+      number.textContent = `${turn}.`;
+      const south = document.createElement('span');
+      south.className = 'cell south';
+      const north = document.createElement('span');
+      north.className = 'cell north';
+      if (ply.side === 'N') south.textContent = '…';
+      row.append(number, south, north);
+      list.append(row);
+    }
+    if (ply.side === 'N') row.dataset.north = '1';
+    lastSide = ply.side;
+    const cell = row.querySelector(ply.side === 'S' ? '.south' : '.north');
+    const button = document.createElement('button');
+    button.className = 'move';
+    button.textContent = ply.move + (ply.capture ? '×' : '');
+    button.title = `${SIDE_NAME[ply.side]} played ${ply.move}${ply.capture ? ', with a capture' : ''}: show the position after it`;
+    if (i + 1 === shown) button.classList.add('current');
+    button.addEventListener('click', () => browse(i + 1));
+    cell.append(button);
+  });
+  const at = list.querySelector('.current');
+  if (at && state.view !== null) at.scrollIntoView({ block: 'nearest' });
+  else list.scrollTop = list.scrollHeight;
+  const live = state.view === null;
+  $('viewing').hidden = live;
+  $('viewing-text').textContent = live ? '' : `Position after move ${state.view} of ${state.plies.length}.`;
+  $('nav-first').disabled = shown === 0;
+  $('nav-back').disabled = shown === 0;
+  $('nav-forward').disabled = live;
+  $('nav-last').disabled = live;
+}
+
+// Shows the position after `ply` moves; the live game when it is the last.
+function browse(ply) {
+  if (state.animating) state.skip = true;
+  const last = state.plies.length;
+  const target = Math.max(0, Math.min(last, ply));
+  state.view = target === last ? null : target;
+  if (!state.animating) render();
+  else renderMoves();
+}
+
+// One `info` line: the evaluation bar and the engine's lines.
 function showInfo(line, side) {
   const words = line.split(' ');
   const get = (key) => { const i = words.indexOf(key); return i >= 0 ? words[i + 1] : undefined; };
@@ -726,139 +682,290 @@ function renderLines() {
   for (const key of [...state.lines.keys()].sort()) {
     const info = state.lines.get(key);
     const item = document.createElement('li');
-    const who = info.side === 'S' ? 'South' : 'North';
-    item.textContent = `depth ${info.depth}, ${scoreText(info)} for ${who}: ${info.pv}`;
+    item.textContent = `depth ${info.depth}, ${scoreText(info)} for ${SIDE_NAME[info.side]}: ${info.pv}`;
     list.appendChild(item);
   }
 }
 
+// The bar: the bottom player's share from the left, and in words who is ahead and by how much.
 function renderEval(info) {
   const sign = info.side === 'S' ? 1 : -1;
   let south; // South's expected margin, in counters
   if (info.margin !== undefined) south = sign * info.margin;
   else if (info.mate !== undefined) south = sign * (info.mate > 0 ? 99 : -99);
   else south = sign * (info.cp || 0) / 100;
-  const share = 50 + Math.max(-50, Math.min(50, south * 2.5));
+  const bottom = flipped() ? -south : south;
+  const share = 50 + Math.max(-50, Math.min(50, bottom * 2.5));
   $('evalfill').style.width = `${share}%`;
-  const proven = info.margin !== undefined ? ' proven' : '';
-  $('evaltext').textContent = south === 0 ? `even${proven}` : `${south > 0 ? 'South' : 'North'} +${Math.abs(south).toFixed(info.margin !== undefined ? 0 : 1)}${proven}`;
+  const proven = info.margin !== undefined;
+  const ahead = south > 0 ? 'S' : 'N';
+  const who = state.human ? (ahead === state.human ? 'You' : 'The engine') : SIDE_NAME[ahead];
+  const by = Math.abs(south).toFixed(proven ? 0 : 1);
+  const counters = by === '1' ? 'counter' : 'counters';
+  let text;
+  if (south === 0) text = proven ? 'Even: a draw with best play' : 'Even';
+  else if (proven) text = `${who} ${who === 'You' ? 'win' : 'wins'} by ${by} with best play`;
+  else text = `${who} ${who === 'You' ? 'are' : 'is'} ahead by ${by} ${counters}`;
+  $('evaltext').textContent = text;
+}
+
+// Forgets the engine's lines and evaluation: they were about another game.
+function resetAnalysis() {
+  state.lines.clear();
+  renderLines();
+  $('evalfill').style.width = '50%';
+  $('evaltext').textContent = '';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine.
+
+// Reads the engine's games from `variant` (`info string variant <name> <title> 2x<N> <total>
+// counters[, sown into stores][, any total][ (current)]`) and offers them in the game list.
+async function learnGames() {
+  const lines = await link.command('variant');
+  games.clear();
+  let listed = null;
+  for (const line of lines) {
+    const m = /^info string variant (\S+) (.*) 2x(\d+) (\d+) counters((?:, [^,()]+)*)( \(current\))?$/.exec(line);
+    if (!m) continue;
+    const traits = m[5].split(', ').filter((t) => t);
+    games.set(m[1], { title: m[2], pits: Number(m[3]), total: Number(m[4]), sownStores: traits.includes('sown into stores') });
+    if (m[6]) listed = m[1];
+  }
+  if (!games.size) throw new Error('the engine lists no games');
+  $('variant').replaceChildren(...[...games].map(([name, game]) => {
+    const option = document.createElement('option');
+    option.value = name;
+    option.textContent = `${game.title} (2×${game.pits})`;
+    return option;
+  }));
+  if (!state.variant || !games.has(state.variant)) state.variant = listed || [...games.keys()][0];
+  $('variant').value = state.variant;
+}
+
+// Whether the current game is one of deals and a side choice: the engine answers `query side`
+// for such a game only.
+async function offerDeal() {
+  let dealt = true;
+  try { await link.query('side'); } catch (e) { if (link.broken) throw e; dealt = false; }
+  $('deal').hidden = !dealt;
+  $('side-answer').textContent = '';
+  $('side-play').hidden = true;
+}
+
+async function startEngine() {
+  await link.request('uci', (l) => l === 'uciok', { timeout: 10000 });
+  await learnGames();
+  await link.command(`variant ${state.variant}`);
+  await link.command(`setoption name MultiPV value ${$('multipv').value}`);
+  state.broken = false;
+  setStatus('engine ready');
+}
+
+function engineBroke(why) {
+  state.broken = true;
+  state.searching = false;
+  state.skip = true;
+  setStatus(why, true);
+  clockSync();
+  render();
+}
+
+// A new engine for this board (or a new board), then the game as it was.
+function restartEngine() {
+  interrupt();
+  return serial(async () => {
+    try {
+      setStatus('restarting the engine…');
+      await link.restart();
+      state.broken = false;
+      await startEngine();
+      await readBack();
+      showMessage('');
+    } catch (e) {
+      state.broken = true;
+      setStatus(`cannot restart the engine: ${friendly(e.message)}`, true);
+    }
+    render();
+    scheduleEngine();
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Controls.
-
-function wire() {
-  $('variant').addEventListener('change', async () => {
-    await interrupt();
-    state.variant = $('variant').value;
-    state.moves = [];
-    state.position = null;
-    state.fresh = true;
-    resetAnalysis();
-    render();
-    try {
-      await command(`variant ${state.variant}`);
-      await offerDeal();
-      await newGame('startpos');
-    } catch (e) { showMessage(e.message); }
-  });
-  $('multipv').addEventListener('change', () => {
-    command(`setoption name MultiPV value ${$('multipv').value}`).catch((e) => showMessage(e.message));
-  });
-  $('new-game').addEventListener('click', () => newGame('startpos'));
-  $('undo').addEventListener('click', () => undo());
-  $('swap').addEventListener('click', async () => {
-    await interrupt();
-    state.human = state.human === 'N' ? 'S' : 'N';
-    setAuto(false);
-    render();
-    maybeThink();
-  });
-  $('auto').addEventListener('click', async () => {
-    const on = $('auto').getAttribute('aria-pressed') !== 'true';
-    await interrupt();
-    setAuto(on);
-    render();
-    maybeThink();
-  });
-  $('copy').addEventListener('click', async () => {
-    const text = $('fen').value;
-    try {
-      await navigator.clipboard.writeText(text);
-      showMessage('');
-    } catch (e) {
-      $('fen').select();
-      document.execCommand('copy');
-    }
-  });
-  $('load').addEventListener('click', async () => {
-    // A position string, optionally followed by `moves` and the moves played from it.
-    const words = $('fen').value.trim().split(/\s+/).filter((w) => w);
-    if (!words.length || (words.length > 1 && words[1] !== 'moves')) {
-      showMessage('Load takes a position string (like the one shown), optionally followed by “moves” and moves');
-      return;
-    }
-    const saved = { base: state.base, moves: state.moves };
-    await interrupt();
-    state.base = `fen ${words[0]}`;
-    state.moves = words.slice(2);
-    state.fresh = true;
-    try {
-      await refresh();
-      resetAnalysis();
-      showMessage('');
-    } catch (e) {
-      state.base = saved.base;
-      state.moves = saved.moves;
-      state.fresh = false;
-      showMessage(e.message);
-      try { await refresh(); } catch (again) { /* reported above */ }
-    }
-  });
-  $('deal-button').addEventListener('click', () => {
-    const seed = $('seed').value.trim();
-    if (!/^[0-9]{1,20}$/.test(seed) || BigInt(seed) > 18446744073709551615n) {
-      showMessage('a seed is a whole number from 0 to 18446744073709551615');
-      return;
-    }
-    newGame(`random ${seed}`);
-  });
-  $('side-button').addEventListener('click', async () => {
-    try {
-      const lines = await request('query side', (l) => l.startsWith('response') || l.startsWith('info string error'));
-      const info = lines.find((l) => l.startsWith('info string choose'));
-      const answer = lines[lines.length - 1].replace('response ', '');
-      const why = info ? ` (${info.slice('info string '.length)})` : '';
-      $('side-answer').textContent = `The engine would choose ${answer}${why}.`;
-    } catch (e) { showMessage(e.message); }
-  });
-  $('restart').addEventListener('click', () => restartEngine());
-  window.addEventListener('resize', () => { if (state.position && !state.animating) render(); });
-  // A click on the board or any key shows the end of a move being sown at once.
-  $('board').addEventListener('click', () => { if (state.animating) state.skip = true; });
-  window.addEventListener('keydown', () => { if (state.animating) state.skip = true; });
-  window.addEventListener('pagehide', () => {
-    if (state.boardId) navigator.sendBeacon(`/api/boards/${state.boardId}/close`);
-  });
-}
 
 function setAuto(on) {
   $('auto').setAttribute('aria-pressed', String(on));
   state.human = on ? null : (state.human || 'S');
 }
 
+function wire() {
+  $('variant').addEventListener('change', () => control(async () => {
+    const saved = { variant: state.variant, ...snapshot(), legal: state.legal, over: state.over, end: state.end };
+    try {
+      await link.command(`variant ${$('variant').value}`);
+      state.variant = $('variant').value;
+      state.start = null;
+      state.plies = [];
+      await offerDeal();
+      await startGame('startpos');
+    } catch (e) {
+      restore(saved);
+      $('variant').value = saved.variant;
+      try {
+        await link.command(`variant ${saved.variant}`);
+        await offerDeal();
+        await readBack();
+      } catch (again) { /* the first error says it */ }
+      throw e;
+    }
+  }));
+  $('multipv').addEventListener('change', () => control(() => link.command(`setoption name MultiPV value ${$('multipv').value}`)));
+  $('movetime').addEventListener('change', () => render());
+  $('clock').addEventListener('change', () => control(async () => { clockReset(); }));
+  $('sound').addEventListener('change', () => { sound.on = $('sound').checked; if (sound.on) sound.tick(); });
+  $('new-game').addEventListener('click', () => control(() => startGame('startpos')));
+  $('rematch').addEventListener('click', () => control(() => startGame(state.base)));
+  $('swap-rematch').addEventListener('click', () => control(async () => {
+    state.human = state.human === 'N' ? 'S' : 'N';
+    await startGame(state.base);
+  }));
+  $('end-close').addEventListener('click', () => { state.endClosed = true; render(); });
+  $('undo').addEventListener('click', () => control(() => undo()));
+  $('swap').addEventListener('click', () => control(async () => {
+    state.human = state.human === 'N' ? 'S' : 'N';
+    setAuto(false);
+    state.view = null;
+  }));
+  $('auto').addEventListener('click', () => {
+    // The press shows at once; the task applies whatever the button says when it runs, so
+    // quick presses add up as they look.
+    const on = $('auto').getAttribute('aria-pressed') !== 'true';
+    $('auto').setAttribute('aria-pressed', String(on));
+    control(async () => {
+      setAuto($('auto').getAttribute('aria-pressed') === 'true');
+      state.view = null;
+    });
+  });
+  $('copy').addEventListener('click', async () => {
+    const text = $('fen').value;
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch (e) {
+      $('fen').select();
+      document.execCommand('copy');
+    }
+  });
+  $('fen').addEventListener('input', () => { $('fen').dataset.edited = '1'; });
+  $('load').addEventListener('click', () => {
+    // A position string, optionally followed by `moves` and the moves played from it.
+    const text = $('fen').value.trim();
+    const words = text.split(/\s+/).filter((w) => w);
+    if (!words.length || (words.length > 1 && words[1] !== 'moves')) {
+      showMessage('Load takes a position string (like the one shown), optionally followed by “moves” and the moves played from it.');
+      return;
+    }
+    const pits = games.get(state.variant).pits;
+    const shaped = /^[0-9]+(-[0-9]+)*-[SN](-[SNX])?$/.test(words[0]);
+    control(async () => {
+      try {
+        await startGame(`fen ${words[0]}`, words.slice(2));
+      } catch (e) {
+        // The text stays in the field, to be corrected.
+        $('fen').value = text;
+        $('fen').dataset.edited = '1';
+        if (!shaped || /is not a command a board sends/.test(e.message)) {
+          throw new Error(`That is not a position string of this game: it has ${2 * pits} pit counts, the two captured totals and the side to move, like ${current().text}`);
+        }
+        throw new Error(`That position cannot be loaded: ${e.message}`);
+      }
+    });
+  });
+  $('deal-button').addEventListener('click', () => {
+    const seed = $('seed').value.trim();
+    if (!/^[0-9]{1,20}$/.test(seed) || BigInt(seed) > 18446744073709551615n) {
+      showMessage('A seed is a whole number from 0 to 18446744073709551615.');
+      return;
+    }
+    control(() => startGame(`random ${seed}`));
+  });
+  $('side-button').addEventListener('click', () => control(async () => {
+    await link.command(positionCommand(moves()));
+    const lines = await link.request('query side', (l) => l.startsWith('response') || l.startsWith('info string error'));
+    const last = lines[lines.length - 1];
+    if (!last.startsWith('response ')) throw new Error(last.slice('info string error '.length));
+    const answer = last.slice('response '.length);
+    const info = lines.find((l) => l.startsWith('info string choose'));
+    const scores = info ? ` (${info.slice('info string '.length)})` : '';
+    // The chooser moves second: taking South means North moves first.
+    const first = answer === 'south' ? 'North' : answer === 'north' ? 'South' : null;
+    $('side-answer').textContent = first
+      ? `The engine would choose ${answer}: ${first} then moves first${scores}.`
+      : `The engine would choose either: both give the chooser the same margin${scores}.`;
+    const take = answer === 'north' ? 'N' : 'S';
+    const play = $('side-play');
+    play.hidden = false;
+    play.textContent = `Play it: you take ${SIDE_NAME[take]}, ${SIDE_NAME[take === 'S' ? 'N' : 'S']} moves first`;
+    play.dataset.side = take;
+  }));
+  $('side-play').addEventListener('click', () => control(async () => {
+    const take = $('side-play').dataset.side;
+    const board = current().text.split('-');
+    const n = games.get(state.variant).pits;
+    board[2 * n + 2] = take === 'S' ? 'N' : 'S';
+    state.human = take;
+    setAuto(false);
+    await startGame(`fen ${board.join('-')}`);
+    $('side-play').hidden = true;
+  }));
+  $('restart').addEventListener('click', () => restartEngine());
+  $('nav-first').addEventListener('click', () => browse(0));
+  $('nav-back').addEventListener('click', () => browse((state.view ?? state.plies.length) - 1));
+  $('nav-forward').addEventListener('click', () => browse((state.view ?? state.plies.length) + 1));
+  $('nav-last').addEventListener('click', () => browse(state.plies.length));
+  $('live').addEventListener('click', () => browse(state.plies.length));
+  window.addEventListener('resize', () => { if (!state.animating) render(); });
+  // A click on the board shows the end of a move being sown at once.
+  $('board-wrap').addEventListener('click', () => { if (state.animating) state.skip = true; });
+  window.addEventListener('keydown', (event) => {
+    if (state.animating) state.skip = true;
+    const typing = ['INPUT', 'SELECT', 'TEXTAREA'].includes(document.activeElement?.tagName);
+    if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+    const at = state.view ?? state.plies.length;
+    const keys = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: state.plies.length };
+    if (event.key in keys) {
+      event.preventDefault();
+      browse(keys[event.key]);
+    } else if (event.key === 'Escape' && !$('end').hidden) {
+      state.endClosed = true;
+      render();
+    } else if (/^[A-Za-z]$/.test(event.key) && state.legal.includes(event.key) && canPlay()) {
+      humanPlay(event.key);
+    }
+  });
+  window.addEventListener('pagehide', () => {
+    if (link.boardId) navigator.sendBeacon(`/api/boards/${link.boardId}/close`);
+  });
+  setInterval(clockTick, 100);
+}
+
 async function main() {
   wire();
   try {
-    await openBoard();
+    await link.openBoard();
     await startEngine();
     await offerDeal();
-    await newGame('startpos');
   } catch (e) {
     state.broken = true;
     setStatus(`no board: ${e.message}`, true);
-    setBusy(false);
+    setBusy();
+    return;
   }
+  control(() => startGame('startpos'));
 }
+
+// For tests and people at the console: the page's state in one object.
+window.mancalaBoard = { state, moveName };
 
 main();

@@ -21,6 +21,8 @@ pub enum Message {
     },
     /// Another connection took this board over: this one ends.
     TakenOver,
+    /// The page's connection sent a message longer than any line: it ends.
+    TooLong,
 }
 
 /// Lines kept for a page that is not (yet) connected.
@@ -52,6 +54,9 @@ struct Outbox {
     /// The process id of the board's current engine: a replaced engine's last words (its exit
     /// above all) must not reach the page as news of the new one.
     engine: u32,
+    /// Whether the engine is searching (a `go` sent, its `bestmove` not yet seen): one search
+    /// per board at a time, so that a page cannot queue searches without end.
+    searching: bool,
 }
 
 pub struct Board {
@@ -67,6 +72,11 @@ fn deliver(outbox: &Mutex<Outbox>, pid: u32, message: Message) {
     let mut outbox = outbox.lock().unwrap_or_else(|p| p.into_inner());
     if pid != outbox.engine {
         return;
+    }
+    match &message {
+        Message::Line(line) if line.starts_with("bestmove") => outbox.searching = false,
+        Message::EngineExited(_) => outbox.searching = false,
+        _ => {}
     }
     if let Some(page) = &outbox.page
         && page.send(message.clone()).is_ok()
@@ -91,7 +101,11 @@ impl Board {
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let pid = child.id();
-        outbox.lock().unwrap_or_else(|p| p.into_inner()).engine = pid;
+        {
+            let mut outbox = outbox.lock().unwrap_or_else(|p| p.into_inner());
+            outbox.engine = pid;
+            outbox.searching = false;
+        }
         std::thread::Builder::new()
             .name(format!("engine-{pid}"))
             .spawn(move || {
@@ -120,9 +134,22 @@ impl Board {
         Ok(Engine { child, stdin })
     }
 
-    /// Sends one (checked) line to the engine.
-    pub fn send(&self, line: &str) -> Result<(), String> {
+    /// Sends one (checked) line to the engine from the page's connection `connection`: refused
+    /// if another connection has taken the board over, or if it is a `go` while a search runs.
+    pub fn send(&self, connection: u64, line: &str) -> Result<(), String> {
         let mut engine = self.engine.lock().unwrap_or_else(|p| p.into_inner());
+        {
+            let mut outbox = self.outbox.lock().unwrap_or_else(|p| p.into_inner());
+            if outbox.connection != connection {
+                return Err("another connection has taken this board over".into());
+            }
+            if line.starts_with("go ") && engine.is_some() {
+                if outbox.searching {
+                    return Err("the engine is already thinking: stop it first".into());
+                }
+                outbox.searching = true;
+            }
+        }
         let Some(engine) = engine.as_mut() else {
             return Err("the engine is not running: restart it".into());
         };

@@ -9,6 +9,10 @@ use mancala_rules::{Move, Variant};
 pub const MAX_LINE: usize = 16 * 1024;
 /// The longest thinking time a page may ask for, in milliseconds.
 const MAX_MOVETIME: u64 = 60_000;
+/// The longest clock a page may give (half an hour a side: the engine plans a fraction of it
+/// for a move, never more than half), and the longest increment.
+const MAX_CLOCK: u64 = 30 * 60_000;
+const MAX_INCREMENT: u64 = 60_000;
 
 const QUERIES: [&str; 8] = [
     "fen", "moves", "gameover", "p1turn", "result", "score", "side", "tb",
@@ -37,8 +41,13 @@ fn is_position_string(word: &str) -> bool {
         })
 }
 
+/// A whole number written in digits only (Rust's parser would also take `+100`), at most `max`.
 fn number(word: Option<&str>, max: u64) -> Option<u64> {
-    word?.parse::<u64>().ok().filter(|&n| n <= max)
+    let word = word?;
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    word.parse::<u64>().ok().filter(|&n| n <= max)
 }
 
 /// A page's message `<number> <command>`: the request's number and the command.
@@ -46,9 +55,8 @@ pub fn numbered(message: &str) -> Result<(u64, &str), String> {
     let (number, line) = message
         .split_once(' ')
         .ok_or("a message is '<request number> <command>'")?;
-    let number = number
-        .parse::<u64>()
-        .map_err(|_| format!("'{number}' is not a request number"))?;
+    let number = self::number(Some(number), u64::MAX)
+        .ok_or_else(|| format!("'{number}' is not a request number"))?;
     Ok((number, line))
 }
 
@@ -68,6 +76,14 @@ pub fn check(line: &str) -> Result<&str, String> {
         ["query", what] => QUERIES.contains(what),
         ["query", "sowing", mv] => is_move(mv),
         ["go", "movetime", ms] => number(Some(ms), MAX_MOVETIME).is_some(),
+        ["go", "p1time", p1, "p2time", p2, "p1inc", i1, "p2inc", i2] => {
+            [p1, p2]
+                .iter()
+                .all(|t| number(Some(t), MAX_CLOCK).is_some())
+                && [i1, i2]
+                    .iter()
+                    .all(|i| number(Some(i), MAX_INCREMENT).is_some())
+        }
         ["setoption", "name", "MultiPV", "value", n] => number(Some(n), 12).is_some_and(|n| n >= 1),
         ["position", rest @ ..] => {
             let (base, moves) = match rest {
@@ -110,6 +126,7 @@ mod tests {
             "query sowing C",
             "query sowing pass",
             "go movetime 100",
+            "go p1time 180000 p2time 175500 p1inc 2000 p2inc 2000",
             "setoption name MultiPV value 3",
             "position startpos",
             "position startpos moves A f pass",
@@ -128,7 +145,7 @@ mod tests {
             numbered("1 position startpos moves A"),
             Ok((1, "position startpos moves A"))
         );
-        for bad in ["query fen", "x query fen", "", "-3 uci"] {
+        for bad in ["query fen", "x query fen", "", "-3 uci", "+3 uci", " 3 uci"] {
             assert!(numbered(bad).is_err(), "{bad:?}");
         }
     }
@@ -142,6 +159,14 @@ mod tests {
             "go infinite",
             "go depth 99",
             "go movetime 99999999",
+            "go movetime +100",
+            "go movetime -1",
+            "go movetime ",
+            "go p1time 180000 p2time 180000",
+            "go p1time 99999999 p2time 1000 p1inc 0 p2inc 0",
+            "go p1time 1000 p2time 1000 p1inc 99999999 p2inc 0",
+            "go p1time +1000 p2time 1000 p1inc 0 p2inc 0",
+            "position random +5",
             "setoption name Hash value 16384",
             "setoption name TablebasePath value /etc",
             "setoption name MultiPV value 0",

@@ -13,12 +13,13 @@
 //! only.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use tungstenite::protocol::{Role, WebSocket};
+use tungstenite::protocol::frame::{CloseFrame, coding::CloseCode};
+use tungstenite::protocol::{Role, WebSocket, WebSocketConfig};
 use tungstenite::{Message as WsMessage, handshake::derive_accept_key};
 
 use crate::Settings;
@@ -26,13 +27,51 @@ use crate::boards::{Board, Boards, Message, OpenError};
 use crate::commands;
 use crate::gate::{Gate, Ticket};
 
-const INDEX: &str = include_str!("../page/index.html");
-const SCRIPT: &str = include_str!("../page/app.js");
-const STYLE: &str = include_str!("../page/style.css");
+/// The page's files, built into the binary: name, type, content.
+const FILES: [(&str, &str, &str); 5] = [
+    (
+        "index.html",
+        "text/html; charset=utf-8",
+        include_str!("../page/index.html"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../page/app.js"),
+    ),
+    (
+        "link.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../page/link.js"),
+    ),
+    (
+        "view.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../page/view.js"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../page/style.css"),
+    ),
+];
 const ICON: &str = include_str!("../page/icon.svg");
 
 /// Longest request head or body read.
 const MAX_REQUEST: usize = 16 * 1024;
+/// Longest WebSocket message: a request number, a space and a line.
+const MAX_MESSAGE: usize = commands::MAX_LINE + 32;
+/// Headers that decide who may ask and what: each may come once (with two, which one a check
+/// reads and which one another part trusts could differ).
+const SINGLE_HEADERS: [&str; 7] = [
+    "host",
+    "origin",
+    "x-mancala-board",
+    "upgrade",
+    "sec-websocket-key",
+    "content-length",
+    "transfer-encoding",
+];
 /// A page that reconnects quickly keeps its board; after this long without it, it closes.
 const ABANDONED_AFTER: Duration = Duration::from_secs(10);
 /// Connections held at once beyond one per board (the page, its files and calls need a few).
@@ -122,6 +161,17 @@ struct Request {
 }
 
 impl Request {
+    /// A header of [`SINGLE_HEADERS`] that the request gives more than once.
+    fn repeated_header(&self) -> Option<&'static str> {
+        SINGLE_HEADERS.into_iter().find(|name| {
+            self.headers
+                .iter()
+                .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+                .count()
+                > 1
+        })
+    }
+
     fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
@@ -218,6 +268,14 @@ fn handle(
         request.header("host"),
         request.header("origin")
     );
+    if let Some(name) = request.repeated_header() {
+        json_error(
+            &mut stream,
+            "400 Bad Request",
+            &format!("the header {name} may be given once"),
+        )?;
+        return Ok(());
+    }
     // Who may ask: this server's own name, and its own page.
     let host_ok = request.header("host").is_some_and(|h| {
         identity
@@ -242,16 +300,11 @@ fn handle(
     let path = request.path.split('?').next().unwrap_or("").to_string();
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     match (request.method.as_str(), parts.as_slice()) {
-        ("GET", [""] | ["index.html"]) => {
-            respond(&mut stream, "200 OK", "text/html; charset=utf-8", INDEX)?
+        ("GET", [name]) if FILES.iter().any(|(file, ..)| file == name) || name.is_empty() => {
+            let name = if name.is_empty() { "index.html" } else { name };
+            let (_, kind, content) = FILES.iter().find(|(file, ..)| *file == name).unwrap();
+            respond(&mut stream, "200 OK", kind, content)?
         }
-        ("GET", ["app.js"]) => respond(
-            &mut stream,
-            "200 OK",
-            "text/javascript; charset=utf-8",
-            SCRIPT,
-        )?,
-        ("GET", ["style.css"]) => respond(&mut stream, "200 OK", "text/css; charset=utf-8", STYLE)?,
         ("GET", ["favicon.svg" | "favicon.ico"]) => {
             respond(&mut stream, "200 OK", "image/svg+xml", ICON)?
         }
@@ -336,10 +389,16 @@ fn handle(
 /// <status>` when the engine ended, `board taken-over` (then the connection closes) when another
 /// connection took the board.
 fn session(stream: TcpStream, board: &Arc<Board>) {
-    let Ok(write_half) = stream.try_clone() else {
+    let (Ok(write_half), Ok(closer)) = (stream.try_clone(), stream.try_clone()) else {
         return;
     };
-    let mut reader = WebSocket::from_raw_socket(stream, Role::Server, None);
+    // A message longer than a line the board accepts is refused at its frame's header, before
+    // anything of it is buffered.
+    let limits = WebSocketConfig::default()
+        .max_frame_size(Some(MAX_MESSAGE))
+        .max_message_size(Some(MAX_MESSAGE))
+        .read_buffer_size(MAX_MESSAGE);
+    let mut reader = WebSocket::from_raw_socket(stream, Role::Server, Some(limits));
     let mut writer = WebSocket::from_raw_socket(write_half, Role::Server, None);
     let (notices, messages, connection) = board.attach();
     let forward = std::thread::spawn(move || {
@@ -352,6 +411,18 @@ fn session(stream: TcpStream, board: &Arc<Board>) {
                     let _ = writer.send(WsMessage::Text("board taken-over".into()));
                     let _ = writer.close(None);
                     let _ = writer.flush();
+                    // The server ends the connection itself: a client that ignores the close
+                    // frame is cut off, its thread and its slot at the door freed.
+                    let _ = closer.shutdown(Shutdown::Both);
+                    return;
+                }
+                Ok(Message::TooLong) => {
+                    let _ = writer.close(Some(CloseFrame {
+                        code: CloseCode::Size,
+                        reason: format!("a message is at most {MAX_MESSAGE} bytes").into(),
+                    }));
+                    let _ = writer.flush();
+                    let _ = closer.shutdown(Shutdown::Both);
                     return;
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
@@ -373,13 +444,18 @@ fn session(stream: TcpStream, board: &Arc<Board>) {
                 let (request, outcome) = match commands::numbered(text.as_str()) {
                     Ok((number, line)) => (
                         number.to_string(),
-                        commands::check(line).and_then(|line| board.send(line)),
+                        commands::check(line).and_then(|line| board.send(connection, line)),
                     ),
                     Err(why) => ("-".to_string(), Err(why)),
                 };
                 if let Err(why) = outcome {
                     let _ = notices.send(Message::Refused { request, why });
                 }
+            }
+            Err(tungstenite::Error::Capacity(e)) => {
+                log::debug!("connection refused a message: {e}");
+                let _ = notices.send(Message::TooLong);
+                break;
             }
             Ok(WsMessage::Close(_)) | Err(_) => break,
             Ok(_) => {}

@@ -66,11 +66,14 @@ fn check_board(page: &mut Page, variant: Variant, base: Position) {
         ],
         "{variant}"
     );
-    assert_eq!(
-        page.text("document.getElementById('fen').value"),
-        pos.to_string(),
-        "{variant}"
-    );
+    assert_eq!(drawn_position(page), pos.to_string(), "{variant}");
+    // The field shows it too, unless it holds text typed and not (yet) loaded.
+    if page
+        .text("document.getElementById('fen').dataset.edited")
+        .is_empty()
+    {
+        assert_eq!(position_string(page), pos.to_string(), "{variant}");
+    }
     let over = page.text("document.body.dataset.state") == "over";
     assert_eq!(over, game.is_over(), "{variant} after {played:?}");
     if over {
@@ -248,8 +251,14 @@ fn a_game_of_a_file_is_offered_drawn_and_played() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The text of the position field.
 fn position_string(page: &mut Page) -> String {
     page.text("document.getElementById('fen').value")
+}
+
+/// The position the board shows.
+fn drawn_position(page: &mut Page) -> String {
+    page.text("document.getElementById('board').dataset.position")
 }
 
 #[test]
@@ -290,7 +299,7 @@ fn undo_swap_engine_vs_engine_and_position_strings() {
     );
     assert!(
         page.text("document.getElementById('turn').textContent")
-            .starts_with("North (you) to move"),
+            .starts_with("Your move (North)"),
         "{}",
         page.describe()
     );
@@ -311,7 +320,7 @@ fn undo_swap_engine_vs_engine_and_position_strings() {
     page.click("#auto");
     page.wait_for(
         "document.body.dataset.state === 'idle' && \
-         document.getElementById('turn').textContent.includes('(you)')",
+         document.getElementById('turn').textContent.startsWith('Your move')",
         LONG,
         "the person's turn again",
     );
@@ -361,7 +370,9 @@ fn undo_swap_engine_vs_engine_and_position_strings() {
         "the refusal",
     );
     settled(&mut page);
-    assert_eq!(position_string(&mut page), endgame);
+    assert_eq!(drawn_position(&mut page), endgame);
+    // The text stays in the field, to be corrected.
+    assert_eq!(position_string(&mut page), "7-7-7-0-0-S");
     let message = page.text("document.getElementById('message').textContent");
     assert!(message.contains("position"), "{message}");
     // The game from it is played to its end.
@@ -436,7 +447,15 @@ fn loads_and_deals_that_fail_keep_the_game_and_say_why() {
         load(&mut page, bad);
         let message = page.text("document.getElementById('message').textContent");
         assert!(!message.is_empty(), "'{bad}' is refused with a reason");
-        assert_eq!(position_string(&mut page), fen, "after '{bad}'");
+        assert_eq!(drawn_position(&mut page), fen, "after '{bad}'");
+        assert_eq!(position_string(&mut page), bad, "the text of '{bad}' stays");
+        // The last move's marks stay too.
+        assert!(
+            page.eval("document.querySelectorAll('.pit.origin').length")
+                .as_u64()
+                == Some(1),
+            "after '{bad}'"
+        );
         assert_eq!(
             page.text("document.getElementById('moves').dataset.moves"),
             shown,
@@ -774,4 +793,351 @@ fn a_move_is_shown_counter_by_counter() {
         at += found;
     }
     check_board(&mut page, Variant::Kalah, Position::start(Variant::Kalah));
+}
+
+/// The total of counters on the page: the pits drawn and both stores.
+fn counters_drawn(page: &mut Page) -> u64 {
+    page.eval(
+        "[...document.querySelectorAll('.pit')].reduce((t, p) => t + Number(p.dataset.count), 0) \
+         + Number(document.getElementById('south-store').dataset.captured) \
+         + Number(document.getElementById('north-store').dataset.captured)",
+    )
+    .as_u64()
+    .unwrap()
+}
+
+/// The board after a control: settled, drawn as the rules replay its moves, no error shown, the
+/// engine alive, and (when it is the person's turn) a click still plays.
+fn alive_after(page: &mut Page, variant: Variant, base: Position, what: &str) {
+    settled(page);
+    let total = base.pits().iter().map(|&c| c as u64).sum::<u64>()
+        + base.captured(Side::South) as u64
+        + base.captured(Side::North) as u64;
+    assert_eq!(counters_drawn(page), total, "{what}: {}", page.describe());
+    check_board(page, variant, base);
+    assert_eq!(
+        page.text("document.getElementById('message').textContent"),
+        "",
+        "{what}: {}",
+        page.describe()
+    );
+    assert_eq!(
+        page.text("document.getElementById('engine-status').textContent"),
+        "engine ready",
+        "{what}"
+    );
+    if page.eval("!!document.querySelector('.pit.legal')") == serde_json::Value::Bool(true) {
+        let before = moves(page).len();
+        page.click(".pit.legal");
+        page.wait_for(
+            &format!("document.getElementById('moves').dataset.moves.split(' ').filter(m => m).length > {before}"),
+            LONG,
+            &format!("{what}: a click still plays"),
+        );
+        settled(page);
+        check_board(page, variant, base);
+    }
+}
+
+/// Waits until the page is in `phase`: 'sowing' (a move being shown), 'thinking' (the engine
+/// searching) or 'reply' (the engine's move being shown, after the person's).
+fn wait_phase(page: &mut Page, phase: &str, moves_before: usize) {
+    let js = match phase {
+        "sowing" => "document.getElementById('board').classList.contains('sowing')".to_string(),
+        "thinking" => "document.body.dataset.state === 'thinking'".to_string(),
+        _ => format!(
+            "document.getElementById('board').classList.contains('sowing') && \
+             document.getElementById('moves').dataset.moves.split(' ').filter(m => m).length \
+             === {}",
+            moves_before + 1
+        ),
+    };
+    page.wait_for(&js, LONG, phase);
+}
+
+#[test]
+fn controls_pressed_at_any_moment_never_freeze_the_board() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    // Moves are shown counter by counter here: the animation is one of the moments.
+    let mut page = chromium.page(1100, 900, false);
+    page.navigate(&server.url());
+    settled(&mut page);
+    let variant = Variant::AlManqala;
+    switch_to(&mut page, variant);
+    page.choose("movetime", "1000");
+    let start = Position::start(variant);
+    for control in [
+        "#undo",
+        "#new-game",
+        "#load",
+        "#auto",
+        "#swap",
+        "#auto-twice",
+    ] {
+        for phase in ["sowing", "thinking", "reply"] {
+            let what = format!("{control} while {phase}");
+            // Back to a fresh game with the person as South.
+            if page.text("document.body.dataset.human") != "S" {
+                if page.text("document.body.dataset.human").is_empty() {
+                    page.click("#auto");
+                } else {
+                    page.click("#swap");
+                }
+                settled(&mut page);
+            }
+            page.click("#new-game");
+            page.wait_for(
+                "document.getElementById('moves').dataset.moves === '' && \
+                 document.body.dataset.state === 'idle'",
+                LONG,
+                "a new game",
+            );
+            page.click(".pit.legal[data-move='B']");
+            wait_phase(&mut page, phase, 0);
+            std::thread::sleep(Duration::from_millis(100));
+            match control {
+                "#load" => {
+                    page.type_into("fen", &start.to_string());
+                    page.click("#load");
+                }
+                "#auto" => {
+                    page.click("#auto");
+                    std::thread::sleep(Duration::from_millis(700));
+                    page.click("#auto");
+                }
+                "#auto-twice" => {
+                    // Two quick presses: on, then off at once.
+                    page.click("#auto");
+                    page.click("#auto");
+                }
+                _ => page.click(control),
+            }
+            alive_after(&mut page, variant, start, &what);
+        }
+    }
+}
+
+#[test]
+fn a_click_at_the_moment_of_a_crash_does_not_lose_the_restart() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = open(&chromium, &server, 1100, 900, false);
+    let start = Position::start(Variant::MangalaII);
+    for attempt in 0..8 {
+        settled(&mut page);
+        let before = position_string(&mut page);
+        let engine = engines(&server);
+        assert_eq!(engine.len(), 1);
+        send_signal(engine[0], "KILL");
+        // A click within milliseconds of the crash: its requests meet a dead engine.
+        if page.eval("!!document.querySelector('.pit.legal')") == serde_json::Value::Bool(true) {
+            page.click(".pit.legal");
+        }
+        page.wait_for(
+            "document.body.dataset.state === 'broken'",
+            LONG,
+            "the crash is shown",
+        );
+        page.click("#restart");
+        settled(&mut page);
+        let what = format!("attempt {attempt}");
+        assert_eq!(
+            page.text("document.getElementById('engine-status').textContent"),
+            "engine ready",
+            "{what}: {}",
+            page.describe()
+        );
+        assert_eq!(
+            page.text("document.getElementById('message').textContent"),
+            "",
+            "{what}: the crash's message stays after the restart"
+        );
+        assert_eq!(position_string(&mut page), before, "{what}");
+        alive_after(&mut page, Variant::MangalaII, start, &what);
+    }
+}
+
+#[test]
+fn the_move_list_browses_the_game_and_the_board_turns_for_north() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = open(&chromium, &server, 1280, 800, false);
+    let variant = Variant::MangalaII;
+    let start = Position::start(variant);
+    for _ in 0..2 {
+        page.click(".pit.legal");
+        settled(&mut page);
+    }
+    let played = moves(&mut page);
+    assert!(played.len() >= 4, "{played:?}");
+    let live = position_string(&mut page);
+    // The first move's button shows the position after it; the pits take no click meanwhile.
+    page.click("#moves .move");
+    let mut game = Game::new(start, LastFourRule::default());
+    game.play_all(&played[..1]).unwrap();
+    page.wait_for(
+        &format!(
+            "document.getElementById('board').dataset.position === '{}'",
+            game.position()
+        ),
+        LONG,
+        "the first move's position",
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('.pit.legal').length"),
+        0
+    );
+    assert_eq!(
+        page.text("document.getElementById('viewing').hidden"),
+        "false"
+    );
+    // The arrow keys: back to the start, forward one, the end (the live game).
+    page.call(
+        "Input.dispatchKeyEvent",
+        serde_json::json!({"type": "keyDown", "key": "ArrowLeft", "code": "ArrowLeft"}),
+    );
+    page.wait_for(
+        &format!("document.getElementById('board').dataset.position === '{start}'"),
+        LONG,
+        "the start",
+    );
+    page.call(
+        "Input.dispatchKeyEvent",
+        serde_json::json!({"type": "keyDown", "key": "End", "code": "End"}),
+    );
+    page.wait_for(
+        &format!(
+            "document.getElementById('board').dataset.position === '{live}' && \
+             document.querySelectorAll('.pit.legal').length > 0"
+        ),
+        LONG,
+        "the live game",
+    );
+    // Turns are numbered: South's and North's moves side by side.
+    let rows = page.eval("document.querySelectorAll('#moves .turn').length");
+    assert!(rows.as_u64().unwrap() >= 2, "{rows}");
+    page.screenshot(&screenshots().join("move-list-desktop.png"));
+
+    // Playing North: the board turns, North's row at the bottom, the person's name below it.
+    page.click("#swap");
+    settled(&mut page);
+    assert_eq!(page.text("document.body.dataset.human"), "N");
+    let rows_y = page.eval(
+        "[document.querySelector('.pit.north').getBoundingClientRect().y, \
+          document.querySelector('.pit.south').getBoundingClientRect().y]",
+    );
+    assert!(
+        rows_y[0].as_f64().unwrap() > rows_y[1].as_f64().unwrap(),
+        "North's row is not at the bottom: {rows_y}"
+    );
+    assert!(
+        page.text("document.querySelector('#player-bottom .name').textContent")
+            .starts_with("You · North")
+    );
+    check_board(&mut page, variant, start);
+    page.screenshot(&screenshots().join("playing-north.png"));
+}
+
+#[test]
+fn the_engine_plays_on_its_clock_and_a_flag_ends_the_game() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = open(&chromium, &server, 1280, 800, false);
+    page.choose("clock", "60000+0");
+    settled(&mut page);
+    assert_eq!(
+        page.text("document.querySelector('#player-top .clock').textContent"),
+        "1:00"
+    );
+    page.click(".pit.legal");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves.split(' ').length === 2 && \
+         document.body.dataset.state === 'idle'",
+        LONG,
+        "the engine answers on its clock",
+    );
+    let engine_clock = page.text("document.querySelector('#player-top .clock').textContent");
+    assert_ne!(engine_clock, "1:00", "the engine's clock did not run");
+    // The person's clock runs now; when it falls, the game is over on time.
+    assert_eq!(
+        page.text("document.querySelector('#player-bottom .clock').classList.contains('running')"),
+        "true"
+    );
+    page.eval("window.mancalaBoard.state.clock.left[0] = 300");
+    page.wait_for(
+        "document.body.dataset.state === 'over'",
+        LONG,
+        "the flag falls",
+    );
+    assert_eq!(
+        page.text("document.getElementById('result').textContent"),
+        "You lost on time"
+    );
+    assert_eq!(page.text("document.getElementById('end').hidden"), "false");
+    assert_eq!(
+        page.eval("document.querySelectorAll('.pit.legal').length"),
+        0
+    );
+    page.screenshot(&screenshots().join("lost-on-time.png"));
+    // Rematch: a new game, both clocks full.
+    page.click("#rematch");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves === '' && \
+         document.body.dataset.state === 'idle'",
+        LONG,
+        "the rematch",
+    );
+    assert_eq!(
+        page.text("document.querySelector('#player-bottom .clock').textContent"),
+        "1:00"
+    );
+}
+
+#[test]
+fn the_end_of_a_game_is_shown_on_a_phone_without_scrolling() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = open(&chromium, &server, 390, 844, true);
+    // Anywoli, the tallest board (upright on a phone): an endgame played to its end.
+    switch_to(&mut page, Variant::Anywoli);
+    let fits = "(() => { const b = document.getElementById('board').getBoundingClientRect(); \
+                const s = [...document.querySelectorAll('.store')].map(e => e.getBoundingClientRect()); \
+                return b.top >= 0 && b.bottom <= window.innerHeight && \
+                  s.every(r => r.top >= 0 && r.bottom <= window.innerHeight); })()";
+    assert_eq!(
+        page.eval(fits),
+        serde_json::Value::Bool(true),
+        "the board is not whole on the screen"
+    );
+    let endgame = "0-0-0-0-0-0-0-0-0-0-1-1-0-0-0-0-0-0-0-0-0-0-1-1-45-47-S-X-X";
+    load(&mut page, endgame);
+    let base = Position::from_position_string(Variant::Anywoli, endgame).unwrap();
+    assert!(play(&mut page, Variant::Anywoli, base, 200));
+    let visible = page.eval(
+        "(() => { window.scrollTo(0, 0); const r = document.getElementById('result').getBoundingClientRect(); \
+         return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; })()",
+    );
+    assert_eq!(
+        visible,
+        serde_json::Value::Bool(true),
+        "{}",
+        page.describe()
+    );
+    page.screenshot(&screenshots().join("anywoli-over-phone.png"));
 }

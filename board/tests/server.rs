@@ -555,3 +555,200 @@ fn slow_clients_are_cut_off_and_do_not_crowd_out_the_page() {
         || threads(server.pid()) <= 2,
     );
 }
+
+/// A masked WebSocket text frame (as a client must send it), written by hand: a client that
+/// does not play by the rules is what these tests are about.
+fn raw_text_frame(text: &str) -> Vec<u8> {
+    let payload = text.as_bytes();
+    let mask = [0x12, 0x34, 0x56, 0x78];
+    let mut frame = vec![0x81];
+    if payload.len() < 126 {
+        frame.push(0x80 | payload.len() as u8);
+    } else {
+        frame.push(0x80 | 126);
+        frame.extend_from_slice(&(payload.len() as u16).to_be_bytes());
+    }
+    frame.extend_from_slice(&mask);
+    frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    frame
+}
+
+/// The server's resident memory now, in bytes (Linux).
+fn resident(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap()
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|n| n.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
+        .unwrap()
+        * 1024
+}
+
+/// Whether the server has ended the connection: reading gives its end (after any close frame
+/// or last messages) within `limit`.
+fn ended_by_server(stream: &mut TcpStream, limit: Duration) -> bool {
+    stream
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let start = Instant::now();
+    let mut buffer = [0u8; 4096];
+    while start.elapsed() < limit {
+        match stream.read(&mut buffer) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(_) => return true,
+        }
+    }
+    false
+}
+
+#[test]
+fn a_connection_taken_over_is_cut_off_even_if_it_ignores_the_close() {
+    let server = BoardServer::start(&[]);
+    let id = open_board(server.port);
+    let mut old = own_socket(server.port, &id);
+    send(&mut old, "isready");
+    read_until(&mut old, |l| l == "readyok");
+    let mut new = own_socket(server.port, &id);
+    // The old client ignores the close frame and goes on sending: its lines never reach the
+    // engine (no search starts), and the server ends its connection.
+    let raw = old.get_mut();
+    let _ = raw.write_all(&raw_text_frame("5 go movetime 100"));
+    assert!(
+        ended_by_server(raw, Duration::from_secs(5)),
+        "the taken-over connection is still open"
+    );
+    send(&mut new, "isready");
+    let mut heard = read_until(&mut new, |l| l == "readyok");
+    std::thread::sleep(Duration::from_millis(400));
+    send(&mut new, "isready");
+    heard.extend(read_until(&mut new, |l| l == "readyok"));
+    assert!(
+        !heard
+            .iter()
+            .any(|l| l.starts_with("bestmove") || l.starts_with("info")),
+        "the old connection's search ran: {heard:?}"
+    );
+    // Many take-overs by clients that ignore the close do not fill the server's door.
+    let mut kept = Vec::new();
+    for _ in 0..45 {
+        let mut socket = own_socket(server.port, &id);
+        send(&mut socket, "isready");
+        read_until(&mut socket, |l| l == "readyok");
+        kept.push(socket); // never closed by this side, nor read again
+    }
+    let (status, _) = http(
+        server.port,
+        "GET",
+        "/",
+        &[("Host", &format!("127.0.0.1:{}", server.port))],
+    );
+    assert_eq!(status, 200, "the page is still served");
+    wait_until(
+        Duration::from_secs(5),
+        "the server lets the taken-over connections go",
+        || threads(server.pid()) <= 2 + 2 + 1,
+    );
+}
+
+#[test]
+fn a_message_longer_than_a_line_is_refused_at_its_header() {
+    let server = BoardServer::start(&[]);
+    let id = open_board(server.port);
+    let before = resident(server.pid());
+    let mut streams = Vec::new();
+    for _ in 0..4 {
+        let mut socket = own_socket(server.port, &id);
+        let raw = socket.get_mut();
+        // A frame that says 60 MiB follow, then 1 MiB of them.
+        let length: u64 = 60 << 20;
+        let mut head = vec![0x81, 0x80 | 127];
+        head.extend_from_slice(&length.to_be_bytes());
+        head.extend_from_slice(&[1, 2, 3, 4]);
+        raw.write_all(&head).unwrap();
+        let _ = raw.write_all(&vec![b'x'; 1 << 20]);
+        assert!(
+            ended_by_server(raw, Duration::from_secs(5)),
+            "the connection stays open"
+        );
+        streams.push(socket);
+    }
+    let grown = resident(server.pid()).saturating_sub(before);
+    assert!(grown < 8 << 20, "the server grew by {grown} bytes");
+    // A line at the limit still passes (and is refused by its content, not its size).
+    let mut socket = own_socket(server.port, &id);
+    send_numbered(
+        &mut socket,
+        9,
+        &format!("query {}", "x".repeat(16 * 1024 - 6)),
+    );
+    let heard = read_until(&mut socket, |l| l.starts_with("board refused 9 "));
+    assert!(heard[0].contains("not a command"), "{heard:?}");
+}
+
+#[test]
+fn one_search_at_a_time() {
+    let server = BoardServer::start(&[]);
+    let id = open_board(server.port);
+    let mut socket = own_socket(server.port, &id);
+    send(&mut socket, "uci");
+    read_until(&mut socket, |l| l == "uciok");
+    send_numbered(&mut socket, 2, "go movetime 3000");
+    send_numbered(&mut socket, 3, "go movetime 3000");
+    let heard = read_until(&mut socket, |l| l.starts_with("board refused 3 "));
+    assert!(
+        heard.last().unwrap().contains("already thinking"),
+        "{heard:?}"
+    );
+    send_numbered(&mut socket, 4, "stop");
+    read_until(&mut socket, |l| l.starts_with("bestmove"));
+    // Once the search is over, the next one may start.
+    send_numbered(&mut socket, 5, "go movetime 50");
+    let heard = read_until(&mut socket, |l| {
+        l.starts_with("bestmove") || l.starts_with("board refused")
+    });
+    assert!(heard.last().unwrap().starts_with("bestmove"), "{heard:?}");
+    // A restart clears the search with the engine it ends.
+    send_numbered(&mut socket, 6, "go movetime 5000");
+    let restart = format!("/api/boards/{id}/restart");
+    let (status, _) = http(server.port, "POST", &restart, &as_refs(&own(server.port)));
+    assert_eq!(status, 204);
+    send_numbered(&mut socket, 7, "go movetime 50");
+    let heard = read_until(&mut socket, |l| {
+        l.starts_with("bestmove") || l.starts_with("board refused 7")
+    });
+    assert!(heard.last().unwrap().starts_with("bestmove"), "{heard:?}");
+}
+
+#[test]
+fn headers_that_decide_access_may_come_once() {
+    let server = BoardServer::start(&[]);
+    let port = server.port;
+    let host = format!("127.0.0.1:{port}");
+    let origin = format!("http://127.0.0.1:{port}");
+    let (status, _) = http(
+        port,
+        "GET",
+        "/",
+        &[("Host", &host), ("Host", "evil.example")],
+    );
+    assert_eq!(status, 400);
+    let (status, _) = http(port, "GET", "/", &[("Host", &host), ("Host", &host)]);
+    assert_eq!(status, 400);
+    let (status, body) = http(
+        port,
+        "POST",
+        "/api/boards",
+        &[
+            ("Host", &host),
+            ("Origin", &origin),
+            ("Origin", "http://evil.example"),
+            ("X-Mancala-Board", "1"),
+        ],
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("origin"), "{body}");
+    assert_eq!(http(port, "GET", "/", &[("Host", &host)]).0, 200);
+}
