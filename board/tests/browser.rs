@@ -560,6 +560,44 @@ fn mangala_iv_deal_and_side_choice() {
         play(&mut page, Variant::MangalaIV, dealt, 600),
         "the dealt game ends"
     );
+    // The advice played: the person takes the side advised, and the other side moves first.
+    page.click("#deal-button");
+    page.wait_for(
+        &format!("document.getElementById('board').dataset.position === '{dealt}'"),
+        LONG,
+        "the deal again",
+    );
+    settled(&mut page);
+    page.click("#side-button");
+    page.wait_for(
+        "!document.getElementById('side-play').hidden",
+        LONG,
+        "the offer to play the advice",
+    );
+    let take = if choice.starts_with("north") {
+        "N"
+    } else {
+        "S"
+    };
+    let first = if take == "N" { "S" } else { "N" };
+    let text = page.text("document.getElementById('side-answer').textContent");
+    if take == "S" && choice.starts_with("south") {
+        assert!(text.contains("North then moves first"), "{text}");
+    }
+    page.click("#side-play");
+    let mut fields: Vec<String> = dealt.to_string().split('-').map(String::from).collect();
+    let side_field = 2 * 7 + 2;
+    fields[side_field] = first.to_string();
+    let start = fields.join("-");
+    page.wait_for(
+        &format!("window.mancalaBoard.state.start === '{start}'"),
+        LONG,
+        "the advised game starts",
+    );
+    settled(&mut page);
+    assert_eq!(page.text("document.body.dataset.human"), take);
+    let base = Position::from_position_string(Variant::MangalaIV, &start).unwrap();
+    check_board(&mut page, Variant::MangalaIV, base);
 }
 
 /// The process ids of the engines the board server started.
@@ -935,10 +973,12 @@ fn a_click_at_the_moment_of_a_crash_does_not_lose_the_restart() {
         let before = position_string(&mut page);
         let engine = engines(&server);
         assert_eq!(engine.len(), 1);
+        let pit = page.point_of(".pit.legal");
         send_signal(engine[0], "KILL");
-        // A click within milliseconds of the crash: its requests meet a dead engine.
-        if page.eval("!!document.querySelector('.pit.legal')") == serde_json::Value::Bool(true) {
-            page.click(".pit.legal");
+        // A click within milliseconds of the crash: its requests meet a dead engine (or, if the
+        // crash is known by then, the click meets a board that takes none).
+        if let Some(point) = pit {
+            page.click_at(point);
         }
         page.wait_for(
             "document.body.dataset.state === 'broken'",
@@ -1140,4 +1180,128 @@ fn the_end_of_a_game_is_shown_on_a_phone_without_scrolling() {
         page.describe()
     );
     page.screenshot(&screenshots().join("anywoli-over-phone.png"));
+}
+
+#[test]
+fn controls_at_random_moments_of_every_game_and_of_restarts() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = chromium.page(1100, 900, false);
+    page.navigate(&server.url());
+    settled(&mut page);
+    // A fixed sequence of "random" choices (a linear congruential generator), so that a failure
+    // can be replayed.
+    let mut seed: u64 = 0x5eed_b0a2d;
+    let mut next = move |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    for variant in Variant::ALL {
+        switch_to(&mut page, variant);
+        let start = Position::start(variant);
+        page.choose("movetime", if next(2) == 0 { "50" } else { "1000" });
+        for round in 0..4 {
+            if page.text("document.body.dataset.human") != "S" {
+                if page.text("document.body.dataset.human").is_empty() {
+                    page.click("#auto");
+                } else {
+                    page.click("#swap");
+                }
+                settled(&mut page);
+            }
+            if page.text("document.body.dataset.state") == "over" {
+                page.click("#new-game");
+                settled(&mut page);
+            }
+            if page.eval("!!document.getElementById('pass')") == serde_json::Value::Bool(true) {
+                page.click("#pass");
+            } else {
+                page.click(".pit.legal");
+            }
+            let wait = next(1500);
+            std::thread::sleep(Duration::from_millis(wait));
+            let control =
+                ["#undo", "#new-game", "#load", "#auto", "#swap", "#restart"][next(6) as usize];
+            let what = format!("{variant} round {round}: {control} {wait} ms after a click");
+            match control {
+                "#load" => {
+                    page.type_into("fen", &start.to_string());
+                    page.click("#load");
+                }
+                "#auto" => {
+                    page.click("#auto");
+                    std::thread::sleep(Duration::from_millis(next(800)));
+                    page.click("#auto");
+                }
+                "#restart" => {
+                    // A crash, the restart, and a control pressed while it restarts.
+                    send_signal(engines(&server)[0], "KILL");
+                    page.wait_for(
+                        "document.body.dataset.state === 'broken'",
+                        LONG,
+                        "the crash is shown",
+                    );
+                    page.click("#restart");
+                    std::thread::sleep(Duration::from_millis(next(100)));
+                    page.click(["#undo", "#new-game", "#swap"][next(3) as usize]);
+                }
+                _ => page.click(control),
+            }
+            alive_after(&mut page, variant, start, &what);
+        }
+    }
+}
+
+#[test]
+fn a_click_shows_the_end_of_a_move_at_once() {
+    if !available() {
+        return;
+    }
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&[]);
+    let mut page = chromium.page(1100, 900, false);
+    page.navigate(&server.url());
+    settled(&mut page);
+    switch_to(&mut page, Variant::Anywoli);
+    // A's relay from the start: 30 steps, about 1.8 s shown counter by counter.
+    page.eval(
+        "window.sowing = []; new MutationObserver(() => { \
+           const on = document.getElementById('board').classList.contains('sowing'); \
+           if (on !== (window.sowing.length % 2 === 1)) window.sowing.push(performance.now()); \
+         }).observe(document.getElementById('board'), { attributes: true })",
+    );
+    page.click(".pit.legal[data-move='A']");
+    page.wait_for("window.sowing.length === 1", LONG, "the showing starts");
+    std::thread::sleep(Duration::from_millis(200));
+    let clicked = page.eval("performance.now()").as_f64().unwrap();
+    // A pit that cannot be played takes the click: the showing ends.
+    page.click(".pit[data-move='g']");
+    page.wait_for("window.sowing.length >= 2", LONG, "the showing ends");
+    let ended = page.eval("window.sowing[1]").as_f64().unwrap();
+    assert!(
+        ended - clicked < 600.0,
+        "the showing went on {} ms after the click",
+        ended - clicked
+    );
+    settled(&mut page);
+    assert_eq!(moves(&mut page)[0], "A".parse().unwrap());
+    check_board(
+        &mut page,
+        Variant::Anywoli,
+        Position::start(Variant::Anywoli),
+    );
+    // No count covers a stone, in any pit.
+    let overlaps = page.eval(
+        "[...document.querySelectorAll('.pit')].filter(p => { \
+           const c = p.querySelector('.count').getBoundingClientRect(); \
+           return [...p.querySelectorAll('.stone')].some(s => { const r = s.getBoundingClientRect(); \
+             return r.right > c.left && r.left < c.right && r.bottom > c.top && r.top < c.bottom; }); \
+         }).length",
+    );
+    assert_eq!(overlaps, 0);
 }

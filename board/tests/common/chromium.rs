@@ -225,6 +225,26 @@ impl Page {
         )
     }
 
+    /// The middle of the first element `selector` matches (scrolled into view), if any.
+    pub fn point_of(&mut self, selector: &str) -> Option<(f64, f64)> {
+        let point = self.eval(&format!(
+            "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null; \
+             e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); return \
+             [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ));
+        (!point.is_null()).then(|| (point[0].as_f64().unwrap(), point[1].as_f64().unwrap()))
+    }
+
+    /// A real click (mouse down and up) at `(x, y)`, whatever is there now.
+    pub fn click_at(&mut self, (x, y): (f64, f64)) {
+        for kind in ["mousePressed", "mouseReleased"] {
+            self.call(
+                "Input.dispatchMouseEvent",
+                json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
+            );
+        }
+    }
+
     /// A real click (mouse down and up) in the middle of the first element `selector` matches.
     pub fn click(&mut self, selector: &str) {
         let point = self.eval(&format!(
