@@ -44,7 +44,7 @@ const state = {
 
 const link = new EngineLink({
   onBroken: (why) => engineBroke(why),
-  onTakenOver: () => engineBroke('this board is open in another tab now: press “Restart the engine” to take it back here'),
+  onTakenOver: () => engineBroke('this board is open in another tab now: press “Restart the engine” for a board of your own here'),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -548,7 +548,10 @@ function renderEnd(finished) {
   result.dataset.outcome = words.outcome;
   $('end-rule').textContent = words.rule;
   $('swap-rematch').hidden = !state.human;
+  const appearing = $('end').hidden && !state.endClosed;
   $('end').hidden = state.endClosed;
+  // The keyboard goes where the next step is: Enter plays the rematch.
+  if (appearing) $('rematch').focus({ preventScroll: true });
 }
 
 function renderTurn() {

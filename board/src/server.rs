@@ -386,8 +386,10 @@ fn handle(
 /// and everything the engine says goes to it as it comes. `board …` messages are the server's
 /// own: `board refused <number> <why>` for a command that did not reach the engine (so the page
 /// knows which of its requests failed, whatever the engine is still answering), `board exit
-/// <status>` when the engine ended, `board taken-over` (then the connection closes) when another
-/// connection took the board.
+/// <status>` when the engine ended, `board taken-over` when another connection took the board
+/// (then the server closes this one, whether or not the client answers the close). Only the
+/// board's current connection reaches its engine, one search at a time, and a message longer
+/// than a line ends the connection at its frame's header (close code 1009).
 fn session(stream: TcpStream, board: &Arc<Board>) {
     let (Ok(write_half), Ok(closer)) = (stream.try_clone(), stream.try_clone()) else {
         return;

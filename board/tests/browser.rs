@@ -447,6 +447,11 @@ fn loads_and_deals_that_fail_keep_the_game_and_say_why() {
         load(&mut page, bad);
         let message = page.text("document.getElementById('message').textContent");
         assert!(!message.is_empty(), "'{bad}' is refused with a reason");
+        // In a player's words, not the protocol's.
+        assert!(
+            message.starts_with("That ") && !message.contains("a board sends"),
+            "'{bad}': {message}"
+        );
         assert_eq!(drawn_position(&mut page), fen, "after '{bad}'");
         assert_eq!(position_string(&mut page), bad, "the text of '{bad}' stays");
         // The last move's marks stay too.
@@ -790,9 +795,7 @@ fn a_move_is_shown_counter_by_counter() {
     }
     let chromium = Chromium::start();
     let server = BoardServer::start(&[]);
-    let mut page = chromium.page(1100, 900, false);
-    page.navigate(&server.url());
-    settled(&mut page);
+    let mut page = open_with_motion(&chromium, &server);
     switch_to(&mut page, Variant::Kalah);
     // C's four counters: D, E, F and South's store, each shown as it falls.
     page.eval(
@@ -893,6 +896,61 @@ fn wait_phase(page: &mut Page, phase: &str, moves_before: usize) {
     page.wait_for(&js, LONG, phase);
 }
 
+/// The board in a new tab that shows moves counter by counter (the showing is one of the
+/// moments a control may come in).
+fn open_with_motion(chromium: &Chromium, server: &BoardServer) -> Page {
+    let mut page = chromium.page(1100, 900, false);
+    page.navigate(&server.url());
+    settled(&mut page);
+    page
+}
+
+/// The person plays South again (after Swap sides, or Engine vs engine).
+fn person_plays_south(page: &mut Page) {
+    match page.text("document.body.dataset.human").as_str() {
+        "S" => return,
+        "" => page.click("#auto"),
+        _ => page.click("#swap"),
+    }
+    settled(page);
+}
+
+/// Presses `control` as a person would: Load loads `start`'s string, Engine vs engine is
+/// pressed twice `gap` apart (on, then off), Restart follows a crash and is itself followed by
+/// `then` while the engine restarts; any other control is clicked.
+fn press(
+    page: &mut Page,
+    server: &BoardServer,
+    control: &str,
+    start: Position,
+    gap: Duration,
+    then: &str,
+) {
+    match control {
+        "#load" => {
+            page.type_into("fen", &start.to_string());
+            page.click("#load");
+        }
+        "#auto" => {
+            page.click("#auto");
+            std::thread::sleep(gap);
+            page.click("#auto");
+        }
+        "#restart" => {
+            send_signal(engines(server)[0], "KILL");
+            page.wait_for(
+                "document.body.dataset.state === 'broken'",
+                LONG,
+                "the crash is shown",
+            );
+            page.click("#restart");
+            std::thread::sleep(gap);
+            page.click(then);
+        }
+        _ => page.click(control),
+    }
+}
+
 #[test]
 fn controls_pressed_at_any_moment_never_freeze_the_board() {
     if !available() {
@@ -900,33 +958,24 @@ fn controls_pressed_at_any_moment_never_freeze_the_board() {
     }
     let chromium = Chromium::start();
     let server = BoardServer::start(&[]);
-    // Moves are shown counter by counter here: the animation is one of the moments.
-    let mut page = chromium.page(1100, 900, false);
-    page.navigate(&server.url());
-    settled(&mut page);
+    let mut page = open_with_motion(&chromium, &server);
     let variant = Variant::AlManqala;
     switch_to(&mut page, variant);
     page.choose("movetime", "1000");
     let start = Position::start(variant);
-    for control in [
-        "#undo",
-        "#new-game",
-        "#load",
-        "#auto",
-        "#swap",
-        "#auto-twice",
-    ] {
+    // Engine vs engine twice: on then off after a while, and two quick presses.
+    let controls = [
+        ("#undo", 0),
+        ("#new-game", 0),
+        ("#load", 0),
+        ("#auto", 700),
+        ("#auto", 0),
+        ("#swap", 0),
+    ];
+    for (control, gap) in controls {
         for phase in ["sowing", "thinking", "reply"] {
-            let what = format!("{control} while {phase}");
-            // Back to a fresh game with the person as South.
-            if page.text("document.body.dataset.human") != "S" {
-                if page.text("document.body.dataset.human").is_empty() {
-                    page.click("#auto");
-                } else {
-                    page.click("#swap");
-                }
-                settled(&mut page);
-            }
+            let what = format!("{control} ({gap} ms) while {phase}");
+            person_plays_south(&mut page);
             page.click("#new-game");
             page.wait_for(
                 "document.getElementById('moves').dataset.moves === '' && \
@@ -937,23 +986,8 @@ fn controls_pressed_at_any_moment_never_freeze_the_board() {
             page.click(".pit.legal[data-move='B']");
             wait_phase(&mut page, phase, 0);
             std::thread::sleep(Duration::from_millis(100));
-            match control {
-                "#load" => {
-                    page.type_into("fen", &start.to_string());
-                    page.click("#load");
-                }
-                "#auto" => {
-                    page.click("#auto");
-                    std::thread::sleep(Duration::from_millis(700));
-                    page.click("#auto");
-                }
-                "#auto-twice" => {
-                    // Two quick presses: on, then off at once.
-                    page.click("#auto");
-                    page.click("#auto");
-                }
-                _ => page.click(control),
-            }
+            let gap = Duration::from_millis(gap);
+            press(&mut page, &server, control, start, gap, "");
             alive_after(&mut page, variant, start, &what);
         }
     }
@@ -1063,6 +1097,21 @@ fn the_move_list_browses_the_game_and_the_board_turns_for_north() {
         LONG,
         "the live game",
     );
+    // A pit's letter plays it.
+    let before = moves(&mut page).len();
+    let letter = page.text("document.querySelector('.pit.legal').dataset.move");
+    page.call(
+        "Input.dispatchKeyEvent",
+        serde_json::json!({"type": "keyDown", "key": letter, "text": letter}),
+    );
+    page.wait_for(
+        &format!("document.getElementById('moves').dataset.moves.split(' ').length > {before}"),
+        LONG,
+        "the key plays the pit",
+    );
+    settled(&mut page);
+    assert_eq!(moves(&mut page)[before], letter.parse().unwrap());
+    check_board(&mut page, variant, start);
     // Turns are numbered: South's and North's moves side by side.
     let rows = page.eval("document.querySelectorAll('#moves .turn').length");
     assert!(rows.as_u64().unwrap() >= 2, "{rows}");
@@ -1189,9 +1238,7 @@ fn controls_at_random_moments_of_every_game_and_of_restarts() {
     }
     let chromium = Chromium::start();
     let server = BoardServer::start(&[]);
-    let mut page = chromium.page(1100, 900, false);
-    page.navigate(&server.url());
-    settled(&mut page);
+    let mut page = open_with_motion(&chromium, &server);
     // A fixed sequence of "random" choices (a linear congruential generator), so that a failure
     // can be replayed.
     let mut seed: u64 = 0x5eed_b0a2d;
@@ -1206,14 +1253,7 @@ fn controls_at_random_moments_of_every_game_and_of_restarts() {
         let start = Position::start(variant);
         page.choose("movetime", if next(2) == 0 { "50" } else { "1000" });
         for round in 0..4 {
-            if page.text("document.body.dataset.human") != "S" {
-                if page.text("document.body.dataset.human").is_empty() {
-                    page.click("#auto");
-                } else {
-                    page.click("#swap");
-                }
-                settled(&mut page);
-            }
+            person_plays_south(&mut page);
             if page.text("document.body.dataset.state") == "over" {
                 page.click("#new-game");
                 settled(&mut page);
@@ -1228,30 +1268,9 @@ fn controls_at_random_moments_of_every_game_and_of_restarts() {
             let control =
                 ["#undo", "#new-game", "#load", "#auto", "#swap", "#restart"][next(6) as usize];
             let what = format!("{variant} round {round}: {control} {wait} ms after a click");
-            match control {
-                "#load" => {
-                    page.type_into("fen", &start.to_string());
-                    page.click("#load");
-                }
-                "#auto" => {
-                    page.click("#auto");
-                    std::thread::sleep(Duration::from_millis(next(800)));
-                    page.click("#auto");
-                }
-                "#restart" => {
-                    // A crash, the restart, and a control pressed while it restarts.
-                    send_signal(engines(&server)[0], "KILL");
-                    page.wait_for(
-                        "document.body.dataset.state === 'broken'",
-                        LONG,
-                        "the crash is shown",
-                    );
-                    page.click("#restart");
-                    std::thread::sleep(Duration::from_millis(next(100)));
-                    page.click(["#undo", "#new-game", "#swap"][next(3) as usize]);
-                }
-                _ => page.click(control),
-            }
+            let gap = Duration::from_millis(next(800));
+            let then = ["#undo", "#new-game", "#swap"][next(3) as usize];
+            press(&mut page, &server, control, start, gap, then);
             alive_after(&mut page, variant, start, &what);
         }
     }
@@ -1264,9 +1283,7 @@ fn a_click_shows_the_end_of_a_move_at_once() {
     }
     let chromium = Chromium::start();
     let server = BoardServer::start(&[]);
-    let mut page = chromium.page(1100, 900, false);
-    page.navigate(&server.url());
-    settled(&mut page);
+    let mut page = open_with_motion(&chromium, &server);
     switch_to(&mut page, Variant::Anywoli);
     // A's relay from the start: 30 steps, about 1.8 s shown counter by counter.
     page.eval(

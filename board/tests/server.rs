@@ -99,6 +99,14 @@ fn own_socket(port: u16, id: &str) -> Socket {
     socket(port, id, Some(&format!("http://127.0.0.1:{port}"))).expect("the page's socket")
 }
 
+/// The page's socket, once the engine has answered through it.
+fn ready_socket(port: u16, id: &str) -> Socket {
+    let mut socket = own_socket(port, id);
+    send(&mut socket, "isready");
+    read_until(&mut socket, |l| l == "readyok");
+    socket
+}
+
 /// How long [`read_until`] waits in all. The socket's read timeout alone does not bound it: the
 /// server's pings every 15 s keep a read alive, so a message that never comes would hang the test.
 const READ_DEADLINE: Duration = Duration::from_secs(60);
@@ -153,12 +161,27 @@ fn the_page_is_served_to_its_own_host_only() {
     let host = format!("127.0.0.1:{port}");
     let (status, body) = http(port, "GET", "/", &[("Host", &host)]);
     assert_eq!(status, 200);
-    assert!(body.contains("<script src=\"/app.js\">"), "{body}");
+    assert!(
+        body.contains("<script type=\"module\" src=\"/app.js\">"),
+        "{body}"
+    );
     let (status, _) = http(port, "GET", "/", &[("Host", &format!("localhost:{port}"))]);
     assert_eq!(status, 200);
-    for script in ["/app.js", "/style.css"] {
-        assert_eq!(http(port, "GET", script, &[("Host", &host)]).0, 200);
+    // The page's modules and style, each with its type (a module needs a JavaScript type).
+    for (file, kind) in [
+        ("/app.js", "text/javascript"),
+        ("/link.js", "text/javascript"),
+        ("/view.js", "text/javascript"),
+        ("/style.css", "text/css"),
+        ("/index.html", "text/html"),
+    ] {
+        assert_eq!(http(port, "GET", file, &[("Host", &host)]).0, 200, "{file}");
+        assert!(
+            head_of(port, file).contains(&format!("Content-Type: {kind}")),
+            "{file}"
+        );
     }
+    assert_eq!(http(port, "GET", "/nothing.js", &[("Host", &host)]).0, 404);
     // A DNS-rebinding site reaches 127.0.0.1 under its own name.
     let (status, body) = http(
         port,
@@ -474,9 +497,7 @@ fn the_page_has_an_icon() {
 fn a_second_connection_takes_the_board_over_and_keeps_it() {
     let server = BoardServer::start(&[]);
     let id = open_board(server.port);
-    let mut first = own_socket(server.port, &id);
-    send(&mut first, "isready");
-    read_until(&mut first, |l| l == "readyok");
+    let mut first = ready_socket(server.port, &id);
     let mut second = own_socket(server.port, &id);
     // The first hears that it was taken over, and is closed.
     let mut heard = Vec::new();
@@ -608,9 +629,7 @@ fn ended_by_server(stream: &mut TcpStream, limit: Duration) -> bool {
 fn a_connection_taken_over_is_cut_off_even_if_it_ignores_the_close() {
     let server = BoardServer::start(&[]);
     let id = open_board(server.port);
-    let mut old = own_socket(server.port, &id);
-    send(&mut old, "isready");
-    read_until(&mut old, |l| l == "readyok");
+    let mut old = ready_socket(server.port, &id);
     let mut new = own_socket(server.port, &id);
     // The old client ignores the close frame and goes on sending: its lines never reach the
     // engine (no search starts), and the server ends its connection.
@@ -634,10 +653,7 @@ fn a_connection_taken_over_is_cut_off_even_if_it_ignores_the_close() {
     // Many take-overs by clients that ignore the close do not fill the server's door.
     let mut kept = Vec::new();
     for _ in 0..45 {
-        let mut socket = own_socket(server.port, &id);
-        send(&mut socket, "isready");
-        read_until(&mut socket, |l| l == "readyok");
-        kept.push(socket); // never closed by this side, nor read again
+        kept.push(ready_socket(server.port, &id)); // never closed by this side, nor read again
     }
     let (status, _) = http(
         server.port,
