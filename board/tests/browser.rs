@@ -1251,7 +1251,7 @@ fn controls_at_random_moments_of_every_game_and_of_restarts() {
     for variant in Variant::ALL {
         switch_to(&mut page, variant);
         let start = Position::start(variant);
-        page.choose("movetime", if next(2) == 0 { "50" } else { "1000" });
+        page.choose("movetime", if next(2) == 0 { "50" } else { "200" });
         for round in 0..4 {
             person_plays_south(&mut page);
             if page.text("document.body.dataset.state") == "over" {
