@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use mancala_engine::search::solver::{SolveLimits, Solver, SolverTable};
+use mancala_engine::solve::{SolveLimits, Solver, SolverTable};
 use mancala_rules::{LastFourRule, Move, Position, Variant};
 
 use mancala_testkit::daemon::Daemon;

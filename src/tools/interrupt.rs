@@ -47,7 +47,7 @@ pub fn stop_on_signals() {
 /// The flag the first stopping signal sets, for [`SolveLimits::stop`] and the `stop` of the
 /// table generator, datagen and training.
 ///
-/// [`SolveLimits::stop`]: mancala_engine::search::solver::SolveLimits
+/// [`SolveLimits::stop`]: mancala_engine::solve::SolveLimits
 pub fn flag() -> &'static AtomicBool {
     &STOP
 }

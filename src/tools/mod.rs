@@ -83,13 +83,13 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Err(error) => return usage_error(&error, &args),
     };
     for path in &cli.weights_files {
-        if let Err(message) = mancala_engine::search::weights_file::load(path) {
+        if let Err(message) = mancala_engine::eval::weights_file::load(path) {
             eprintln!("{ENGINE_NAME}: {message}");
             return ExitCode::from(2);
         }
     }
     for path in &cli.network_files {
-        if let Err(message) = mancala_engine::search::network::load(path) {
+        if let Err(message) = mancala_engine::eval::network::load(path) {
             eprintln!("{ENGINE_NAME}: {message}");
             return ExitCode::from(2);
         }

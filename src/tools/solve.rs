@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use mancala_engine::search::solver::{
+use mancala_engine::solve::{
     LineEnd, MAX_SOLVER_TABLE_MIB, ProbeAnswer, Solution, SolveLimits, Solver, SolverTable,
 };
 use mancala_rules::{LastFourRule, Position, Spec, Variant};
@@ -203,7 +203,7 @@ impl Solve {
                     if probe_budget > 0 {
                         solver = solver.with_probe_budget(probe_budget);
                     }
-                    let mut report = |probe: mancala_engine::search::solver::Probe| {
+                    let mut report = |probe: mancala_engine::solve::Probe| {
                         let mut proven = probe_proven.lock().unwrap_or_else(|p| p.into_inner());
                         let (bound, seconds) = (probe.bound, started.elapsed().as_secs_f64());
                         (proven.lo, proven.hi) = match (at_least, probe.proven) {

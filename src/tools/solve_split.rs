@@ -1,6 +1,6 @@
 //! `solve-split`, `solve-job`, `solve-merge`: a solve too big for one machine, as independent
 //! jobs for a batch system and a merge of their results (the format and the reasoning are in
-//! `mancala_engine::search::split`).
+//! `mancala_engine::solve::split`).
 
 use std::fs;
 use std::io::Write as _;
@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use mancala_engine::search::solver::{MAX_SOLVER_TABLE_MIB, SolveLimits, Solver, SolverTable};
-use mancala_engine::search::split::{JobResult, Plan, parse_results, results_header};
+use mancala_engine::solve::split::{JobResult, Plan, parse_results, results_header};
+use mancala_engine::solve::{MAX_SOLVER_TABLE_MIB, SolveLimits, Solver, SolverTable};
 use mancala_rules::{LastFourRule, Position, Variant};
 
 /// Split a solve into independent jobs: the positions a fixed number of plies from the root.

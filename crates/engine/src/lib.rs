@@ -1,8 +1,14 @@
-//! The engine of two-row mancala games, in three layers over `mancala-rules`:
+//! The engine of two-row mancala games, in layers over `mancala-rules` (each uses only those
+//! above it in this list):
 //!
+//! - `node` (private): what the search, the solver and the evaluation share about one node of a
+//!   game tree: a move made, position keys, scores;
+//! - [`eval`]: the static evaluation, its weights, the networks and their file formats, each
+//!   game's engine settings;
+//! - [`solve`]: the exact solver (proven values, lines, bounds) and its split into jobs;
 //! - [`search`]: iterative deepening PVS with a lock-free shared hash table and Lazy SMP
-//!   helpers, a learned evaluation, and an exact solver; it prints nothing and reports through
-//!   callbacks;
+//!   helpers, asking the solver where few counters are left; it prints nothing and reports
+//!   through callbacks;
 //! - [`engine`]: the facade a front end talks to: it owns the game, the options and the job
 //!   running in the background (a search, a perft or the bench);
 //! - [`protocol`]: the line protocol of `protocol.md` (in the repository): lines parsed with
@@ -12,5 +18,8 @@
 //! A daemon is one call: `mancala_engine::protocol::run(stdin, stdout)`.
 
 pub mod engine;
+pub mod eval;
+mod node;
 pub mod protocol;
 pub mod search;
+pub mod solve;

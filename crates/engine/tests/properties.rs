@@ -65,7 +65,7 @@ proptest! {
     /// The search's fast evaluation is the sum of the parts `eval` prints, in every position.
     #[test]
     fn fast_evaluation_equals_the_sum_of_its_parts((v, start) in game_start(), plies in 0..30usize) {
-        use mancala_engine::search::eval::{evaluate, evaluate_parts};
+        use mancala_engine::eval::{evaluate, evaluate_parts};
         let mut pos = Position::from_position_string(v, &start).unwrap();
         for i in 0..plies {
             prop_assert_eq!(evaluate(&pos), evaluate_parts(&pos).total(), "{}", pos);

@@ -3,11 +3,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use mancala_engine::search::solver::{ProbeAnswer, SolveLimits, Solver, SolverTable};
 use mancala_engine::search::{
     Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome, TranspositionTable,
     search,
 };
+use mancala_engine::solve::{ProbeAnswer, SolveLimits, Solver, SolverTable};
 use mancala_rules::{Game, LastFourRule, Move, OwnEnd, Position, SplitMix64, Variant};
 
 use mancala_testkit::naive_solver::{naive_move_values, naive_value};

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-use mancala_engine::search::solver::{SolveLimits, Solver, SolverTable};
+use mancala_engine::solve::{SolveLimits, Solver, SolverTable};
 use mancala_rules::{LastFourRule, Move, Position, Side, Variant};
 use mancala_tablebase::generate::{build, build_in_memory};
 use mancala_tablebase::index::Ranking;

@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::data::Record;
-use mancala_engine::search::score::Score;
-use mancala_engine::search::tt::TranspositionTable;
+use mancala_engine::search::Score;
+use mancala_engine::search::TranspositionTable;
 use mancala_engine::search::{Limits, SearchControl, SearchOptions, SearchOutcome, search};
 use mancala_rules::openings::{Opening, random_opening};
 use mancala_rules::{Game, LastFourRule, Side, Variant};

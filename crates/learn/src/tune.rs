@@ -11,7 +11,7 @@
 //! and one for an empty board, which the evaluation blends by the counters on the board.
 
 use super::data::Record;
-use mancala_engine::search::eval::{
+use mancala_engine::eval::{
     COUNT_BUCKETS, PitValues, Weights, bucket, evaluate_parts, features, pit_values, weights,
 };
 use mancala_rules::{Laps, Variant};
@@ -486,7 +486,7 @@ pub fn source(
 }
 
 /// The weights file of the build that runs `tune`, for the story of the games it does not fit.
-const BUILD_WEIGHTS: &str = mancala_engine::search::eval::WEIGHTS_SOURCE;
+const BUILD_WEIGHTS: &str = mancala_engine::eval::WEIGHTS_SOURCE;
 
 /// The header line of a game that is not fitted: how the running build's weights were made,
 /// where its own weights file says so.
@@ -515,7 +515,7 @@ const KEPT: &str = " Kept from ";
 
 /// Every game's weights and pit tables as the running build has them.
 pub fn current() -> Vec<(Variant, Weights, PitValues)> {
-    mancala_engine::search::tuning::COMPILED
+    mancala_engine::eval::COMPILED
         .iter()
         .map(|&v| (v, weights(v), *pit_values(v)))
         .collect()
@@ -555,7 +555,7 @@ pub(crate) mod tests {
         assert_eq!(value as i32 + parts.pits, parts.linear());
         assert_eq!(
             parts.linear() + parts.network,
-            mancala_engine::search::eval::evaluate(&pos)
+            mancala_engine::eval::evaluate(&pos)
         );
         assert_eq!(to_weights(&c), weights(Variant::MangalaII));
     }

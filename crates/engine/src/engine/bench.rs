@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::search::tuning::tuning;
+use crate::eval::tuning::tuning;
 use crate::search::{
     Limits, SearchControl, SearchOptions, SearchOutcome, TranspositionTable, search,
 };

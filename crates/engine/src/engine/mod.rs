@@ -7,7 +7,7 @@ pub mod options;
 
 /// What a front end sends the engine and hears from it: the limits of a `go`, and the reports of
 /// a search (a front end needs nothing else of the search).
-pub use crate::search::eval::EvalParts;
+pub use crate::eval::EvalParts;
 pub use crate::search::{Limits, Score, SearchInfo, SearchOutcome, Strategy};
 
 use std::fmt;
@@ -15,10 +15,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::search::eval::evaluate_parts;
-use crate::search::solver::SolverTable;
+use crate::eval::evaluate_parts;
 use crate::search::tt::OutOfMemory;
 use crate::search::{SearchControl, SearchOptions, TranspositionTable, search};
+use crate::solve::SolverTable;
 use mancala_rules::{
     Aborted, Game, IllegalMove, LastFourRule, Move, MoveListError, Position, PositionStringError,
     SideChoice, SplitMix64, UndoError, Variant, perft_divide,
@@ -340,7 +340,7 @@ impl Engine {
     pub fn new() -> Engine {
         let variant = Variant::default();
         // The compiled networks are read now, so that the first search does not pay for it.
-        crate::search::network::network(variant);
+        crate::eval::network::network(variant);
         let options = Options::default();
         let table = TranspositionTable::new(options.hash_mib)
             .or_else(|_| TranspositionTable::new(1))
@@ -508,7 +508,7 @@ impl Engine {
     /// Loads the weights file at `path` for the game it names (see
     /// [`crate::search::weights_file`]); on failure nothing changes.
     pub fn load_weights_file(&mut self, path: &str) -> Result<(Variant, String), EngineError> {
-        let loaded = crate::search::weights_file::load(std::path::Path::new(path))
+        let loaded = crate::eval::weights_file::load(std::path::Path::new(path))
             .map_err(EngineError::WeightsFile)?;
         self.options.weights_file = Some(path.to_string());
         Ok(loaded)
@@ -517,7 +517,7 @@ impl Engine {
     /// Loads the network file at `path` for the game it names (see
     /// [`crate::search::network`]); on failure nothing changes.
     pub fn load_network_file(&mut self, path: &str) -> Result<Variant, EngineError> {
-        let variant = crate::search::network::load(std::path::Path::new(path))
+        let variant = crate::eval::network::load(std::path::Path::new(path))
             .map_err(EngineError::NetworkFile)?;
         self.options.network_file = Some(path.to_string());
         Ok(variant)

@@ -3,42 +3,29 @@
 //!
 //! It prints nothing: progress goes to a callback, and it stops when its [`SearchControl`] says so.
 
-mod child;
-pub mod eval;
-pub mod keys;
 mod limits;
-pub mod network;
-mod row_word;
-pub mod score;
-pub mod solver;
-pub mod split;
 mod strategy;
-pub mod tt;
-pub mod tuning;
-mod weights;
-pub mod weights_file;
+pub(crate) mod tt;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+pub use crate::node::score::Score;
 pub use limits::{Limits, TimePlan};
-pub use score::Score;
 pub use strategy::Strategy;
 pub use tt::TranspositionTable;
 
-use keys::{position_key, position_key_for};
-use score::{INFINITY, MAX_PLY, Value};
-use solver::{SolveLimits, Solver, SolverTable};
+use crate::node::keys::{position_key, position_key_for};
+use crate::node::score::{INFINITY, MAX_PLY, Value};
+use crate::solve::{SolveLimits, Solver, SolverTable};
 use worker::{RootResult, Worker, is_proven};
 
 use mancala_rules::{Game, LastFourRule, Move, Position, Spec, margin_of};
 use mancala_tablebase::Tablebases;
 
-/// The search was stopped before it finished.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Aborted;
+pub use mancala_rules::Aborted;
 
 /// How the outside world steers a running search.
 #[derive(Debug, Default)]
@@ -377,7 +364,8 @@ fn solve_small(
         .tablebases
         .as_ref()
         .is_some_and(|tb| tb.probe_with(pos, game.last_four_rule()).is_some());
-    if (pos.on_board() > tuning::tuning(pos.variant()).solve_max_counters && !in_tables)
+    if (pos.on_board() > crate::eval::tuning::tuning(pos.variant()).solve_max_counters
+        && !in_tables)
         || options.multipv > 1
     {
         return None;
@@ -706,7 +694,10 @@ fn table_line<S: Spec>(shared: &Shared, first: Move) -> Vec<Move> {
         seen.push(key);
         let next = shared
             .table
-            .probe(keys::table_key(key, quiet), S::rules(&pos).pits_per_row)
+            .probe(
+                crate::node::keys::table_key(key, quiet),
+                S::rules(&pos).pits_per_row,
+            )
             .and_then(|entry| entry.best)
             .filter(|&next| pos.legal_moves_for::<S>().contains(next));
         match next {

@@ -8,7 +8,7 @@
 //! position, else the shallowest entry, older generations first.
 //!
 //! A result that depends on the line that reached its position (a repetition or no-progress end
-//! drawing on positions above it, see [`super::score::Scored`]) is stored under its key xor-ed
+//! drawing on positions above it, see [`crate::node::score::Scored`]) is stored under its key xor-ed
 //! with a salt drawn anew for every search: the search that made it finds it again, and no later
 //! search does, so that what one game or one root left behind never stands for the value of a
 //! position in another.
@@ -16,7 +16,7 @@
 use std::alloc::{self, Layout};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use super::score::Value;
+use crate::node::score::Value;
 use mancala_rules::Move;
 
 /// What a stored score means.
@@ -36,7 +36,7 @@ pub struct Entry {
     pub depth: u8,
     pub bound: Bound,
     pub best: Option<Move>,
-    /// Bounds on the true final margin (see [`super::score::Scored`]).
+    /// Bounds on the true final margin (see [`crate::node::score::Scored`]).
     pub lo: i8,
     pub hi: i8,
     /// Whether the result is the position's own; `false` for the result of a line of the current
@@ -352,7 +352,7 @@ mod tests {
 
     #[test]
     fn every_value_and_bound_round_trips() {
-        use super::super::score::{INFINITY, proven};
+        use crate::node::score::{INFINITY, proven};
         let table = TranspositionTable::new(1).unwrap();
         for value in [-INFINITY, proven(-98, 0), -1, 0, 1, proven(98, 3), INFINITY] {
             for (lo, hi) in [(-98, 98), (-98, -98), (0, 0), (98, 98), (-5, 7)] {

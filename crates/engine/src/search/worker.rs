@@ -4,15 +4,15 @@ use std::sync::atomic::Ordering;
 
 use std::marker::PhantomData;
 
-use super::child::Child;
-use super::eval::evaluate_for;
-use super::keys::{position_key_for, table_key};
-use super::score::{
+use super::tt::{Bound, Entry};
+use super::{Aborted, Shared};
+use crate::eval::evaluate_for;
+use crate::node::child::Child;
+use crate::node::keys::{position_key_for, table_key};
+use crate::node::score::{
     INFINITY, MAX_EVAL, MAX_PLY, OWN, Score, Scored, Value, from_table, is_proven_loss,
     is_proven_win, to_table,
 };
-use super::tt::{Bound, Entry};
-use super::{Aborted, Shared};
 use mancala_rules::{
     Ending, LastFourRule, MAX_PITS, MAX_ROW, Move, MoveChoice, MoveList, NO_PROGRESS_LIMIT,
     Position, REPETITION_LIMIT, Spec,
@@ -807,7 +807,7 @@ pub fn is_proven(value: Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::proven;
+    use crate::node::score::proven;
     use mancala_rules::Side;
 
     fn scored(value: Value, lo: i8, hi: i8) -> Scored {

@@ -28,8 +28,8 @@
 
 use std::collections::BTreeMap;
 
-use super::eval::{COUNT_BUCKETS, PitValues, Weights};
 use super::tuning::Tuning;
+use super::{COUNT_BUCKETS, PitValues, Weights};
 use mancala_rules::definition::strip_comment;
 use mancala_rules::{MAX_ROW, Move, Side, Variant};
 
@@ -262,7 +262,7 @@ pub fn load(path: &std::path::Path) -> Result<(Variant, String), String> {
     let file = WeightsFile::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     if super::tuning::COMPILED.contains(&file.variant) {
         return Err(format!(
-            "{}: {} has its weights compiled in (crates/engine/src/search/weights.rs): `tune \
+            "{}: {} has its weights compiled in (crates/engine/src/eval/weights.rs): `tune \
              --write` makes that file, and a rebuild uses it",
             path.display(),
             file.variant

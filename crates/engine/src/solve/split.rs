@@ -12,7 +12,7 @@
 //!
 //! A job's result is the **yield** of its position (its value less its captured margin), which
 //! is what positions that differ only in their captured totals share (see
-//! [`super::keys::future_key_for`]).
+//! `crate::node::keys::future_key_for`).
 //!
 //! The plan file (one home for the format: [`Plan::to_text`], [`Plan::parse`]):
 //!
@@ -35,8 +35,8 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::child::Child;
-use super::keys::future_key_for;
+use crate::node::child::Child;
+use crate::node::keys::future_key_for;
 use mancala_rules::{Ending, LastFourRule, Move, Position, Spec, Variant};
 
 /// The first line of a plan file.
@@ -55,7 +55,7 @@ pub struct Job {
     /// The moves from the root of the first line that reaches the job.
     pub moves: Vec<Move>,
     pub position: Position,
-    /// Keys ([`super::solver::Solver::line_key`]) of the line's positions since its last
+    /// Keys ([`super::Solver::line_key`]) of the line's positions since its last
     /// capture, oldest first, the job's position not included.
     pub line: Vec<u64>,
 }

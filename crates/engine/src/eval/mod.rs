@@ -3,9 +3,17 @@
 //! The captured margin is exact; the positional terms estimate what the board will still yield.
 //! Every term is "mine minus the opponent's" from the side to move's point of view.
 
-use super::row_word::RowWord;
-use super::score::{MAX_EVAL, Value};
+pub mod network;
+mod row_word;
+pub(crate) mod tuning;
+mod weights;
+pub mod weights_file;
+
+pub use tuning::COMPILED;
+
+use crate::node::score::{MAX_EVAL, Value};
 use mancala_rules::{CaptureCounts, Laps, Leftover, MAX_ROW, Position, Side, Spec, Variant};
+use row_word::RowWord;
 
 /// The weights of one game's terms (centi-counters per unit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,10 +89,10 @@ pub fn bucket(count: u8) -> usize {
 pub const WEIGHTS_SOURCE: &str = include_str!("weights.rs");
 
 /// The pit tables of each game (the generated `weights.rs`, through the game's
-/// [`super::tuning::Tuning`]).
+/// [`tuning::Tuning`]).
 #[inline(always)]
 pub fn pit_values(variant: Variant) -> &'static PitValues {
-    super::tuning::tuning(variant).pits
+    tuning::tuning(variant).pits
 }
 
 /// Below this many counters on the board the leftover term starts to count, growing linearly.
@@ -94,7 +102,7 @@ const LEFTOVER_FROM: i32 = 24;
 /// file `weights.rs` says from what data and by which command).
 #[inline(always)]
 pub fn weights(variant: Variant) -> Weights {
-    super::tuning::tuning(variant).weights
+    tuning::tuning(variant).weights
 }
 
 /// The evaluation split into its terms (already weighted), for the `eval` command.
@@ -263,7 +271,7 @@ pub fn evaluate_parts(pos: &Position) -> EvalParts {
         // Not `f.leftover` scaled: the integer share must round as `evaluate` rounds it.
         leftover: leftover(pos, w.leftover_pct),
         pits: pit_sum(pos, pit_values(pos.variant())),
-        network: super::network::network(pos.variant()).map_or(0, |net| net.evaluate(pos)),
+        network: network::network(pos.variant()).map_or(0, |net| net.evaluate(pos)),
     }
 }
 
@@ -349,7 +357,7 @@ pub fn evaluate_for<S: Spec>(pos: &Position) -> Value {
     } else {
         0
     };
-    let network = match super::network::network(S::variant(pos)) {
+    let network = match network::network(S::variant(pos)) {
         Some(net) => net.evaluate_for::<S>(pos),
         None => 0,
     };

@@ -15,10 +15,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::Aborted;
-use super::child::Child;
-use super::eval::evaluate_for;
-use super::keys::future_key_for;
+use crate::eval::evaluate_for;
+use crate::node::child::Child;
+use crate::node::keys::future_key_for;
+use mancala_rules::Aborted;
 use mancala_rules::{
     Direction, Ending, LastFourRule, MAX_ROW, Move, MoveEffect, Position, Side, Spec,
 };
@@ -26,6 +26,7 @@ use mancala_tablebase::Tablebases;
 
 mod busy;
 mod proof_numbers;
+pub mod split;
 
 use busy::BusyTable;
 pub use proof_numbers::ProofTable;
