@@ -439,7 +439,7 @@ pub fn source(
             text.push_str(&kept_from_build(*variant));
         }
     }
-    text.push_str("\nuse super::eval::{PitValues, Weights};\n");
+    text.push_str("\nuse super::terms::{PitValues, Weights};\n");
     for (variant, w, pits) in all {
         let name = variant.to_string().to_uppercase().replace('-', "_");
         text.push_str(&format!(
@@ -525,6 +525,16 @@ pub fn current() -> Vec<(Variant, Weights, PitValues)> {
 pub(crate) mod tests {
     use super::*;
     use mancala_rules::Position;
+
+    /// The generator writes the compiled weights back exactly as the file holds them, imports
+    /// included: a `tune --write` with nothing fitted changes no line of code (a generator out
+    /// of step with the file would break the build at the next fit).
+    #[test]
+    fn the_generated_source_is_the_one_compiled_in() {
+        let generated = source(&[], "mancala-engine tune (nothing fitted)", &current());
+        let code = |text: &str| text[text.find("\nuse super::").expect("an import")..].to_string();
+        assert_eq!(code(&generated), code(BUILD_WEIGHTS));
+    }
 
     #[test]
     fn solve_solves() {

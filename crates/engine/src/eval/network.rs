@@ -31,8 +31,8 @@ use std::collections::BTreeMap;
 use std::sync::Once;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
-use super::weights_file::{Value, read_fields, value_error};
-use super::{COUNT_BUCKETS, bucket};
+use super::fields::{Value, read_fields, value_error};
+use super::terms::{COUNT_BUCKETS, bucket};
 use mancala_rules::{MAX_ROW, Move, Position, Side, Spec, Variant};
 
 /// The phases of a game, by the share of its counters still on the board.

@@ -6,8 +6,8 @@
 
 use std::sync::atomic::{AtomicPtr, Ordering};
 
+use super::terms::{PitValues, Weights};
 use super::weights;
-use super::{PitValues, Weights};
 use mancala_rules::Variant;
 
 /// What the engine uses of one game beyond its rules.

@@ -6,7 +6,7 @@
 //! mangala-iv: not fitted here; the weights of the build that ran `tune`.
 //! anywoli (TaperedPits): fitted to 1007575 positions (112566 held out) of `mancala-engine datagen anywoli games=6000 seed=21 nodes=10000 random-plies=6 balanced=1500 tablebases=up-to-8` and `mancala-engine datagen anywoli games=6000 seed=22 nodes=10000 random-plies=6 balanced=1500 tablebases=up-to-8`; RMSE in counters, held-out part: 7.776 before, 7.620 after. Kept from `mancala-engine tune /tmp/dg/any-r5.txt /tmp/dg/any-r6.txt --tapered --lambda 0.75 --write src/search/weights.rs`.
 
-use super::{PitValues, Weights};
+use super::terms::{PitValues, Weights};
 
 pub const MANGALA_II: Weights = Weights {
     material: 100,
