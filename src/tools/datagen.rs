@@ -1,5 +1,6 @@
 //! `mancala-engine datagen`: training data from self-play, with a progress bar.
 
+use mancala_engine::engine::options::MAX_THREADS;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -45,7 +46,7 @@ pub struct Datagen {
     #[arg(long, value_name = "CP", value_parser = clap::value_parser!(u32).range(0..=10_000))]
     balanced: Option<u32>,
     /// Threads (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
     threads: Option<u16>,
     /// Endgame tables, for exact values.
     #[arg(long, value_name = "DIR")]

@@ -1,6 +1,7 @@
 //! `mancala-engine solve`: proves a position's solved value by search, reporting progress while
 //! it runs and what it has proven when a limit stops it.
 
+use mancala_engine::engine::options::MAX_THREADS;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -56,7 +57,7 @@ pub struct Solve {
     /// Threads (default: every core): each probe of the root searched by all of them over one
     /// table, the first answer taken; a thread puts off a position another is searching, so
     /// that they split the work.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
     threads: Option<u16>,
     /// Search each probe by proof numbers on the first thread (further threads by alpha-beta,
     /// over the same table of proven bounds), with a second table of --hash MiB for the

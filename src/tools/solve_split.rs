@@ -2,6 +2,7 @@
 //! jobs for a batch system and a merge of their results (the format and the reasoning are in
 //! `mancala_engine::solve::split`).
 
+use mancala_engine::engine::options::MAX_THREADS;
 use std::fs;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -89,7 +90,7 @@ pub struct SolveJob {
     /// Threads (default: every core): each probe of a job searched by all of them over one
     /// table, the first answer taken; a thread puts off a position another is searching, so
     /// that they split the work.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
     threads: Option<u16>,
 }
 

@@ -1,5 +1,6 @@
 //! `mancala-engine tablebase`: builds a game's endgame tables, with a progress bar per layer.
 
+use mancala_engine::engine::options::MAX_THREADS;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -33,7 +34,7 @@ pub struct Tablebase {
     /// Where the tables go (created if missing).
     directory: PathBuf,
     /// Threads (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
     threads: Option<u16>,
     /// MiB a layer's work list (its moves turned round, about 14 bytes a position) may take
     /// (default: 3/4 of the memory available when the layer starts). A layer whose list would

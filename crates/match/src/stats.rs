@@ -36,15 +36,6 @@ impl Wdl {
             self.losses += 1;
         }
     }
-
-    /// The same games seen from the opponent.
-    pub fn flipped(&self) -> Wdl {
-        Wdl {
-            wins: self.losses,
-            draws: self.draws,
-            losses: self.wins,
-        }
-    }
 }
 
 /// Pairs of games (one opening, sides swapped) counted by the points the first engine made in

@@ -1,7 +1,7 @@
 //! The rules of two-row mancala games, as a pure library: no I/O, no dependency, nothing printed.
 //!
-//! It plays Mangala II, Mangala IV, Al-manqala and Anywoli exactly as `RULES.md` (in the
-//! repository) describes them: positions and their strings (`6-6-…-0-0-S`), move names (`A…` for
+//! It plays the built-in games (Mangala II, Mangala IV, Al-manqala, Anywoli, Kalah and Oware) and
+//! any game file exactly as `RULES.md` (in the repository) describes them: positions and their strings (`6-6-…-0-0-S`), move names (`A…` for
 //! South's pits, `a…` for North's, `pass`), sowing, relay laps and captures, the game's history
 //! rules (repetition, 100 moves without a capture), final scores, and perft.
 //!

@@ -11,7 +11,7 @@
 //! | 12 | 16 | game name, zero-padded (`mangala-ii`, …) |
 //! | 28 | 4 | pits on the board |
 //! | 32 | 4 | counters on the board (the layer) |
-//! | 36 | 4 | holder states (3 in Anywoli: nobody, the mover, the opponent; else 1) |
+//! | 36 | 4 | board states ([`crate::states`]: 3 in Anywoli, who received the most recent four; the undecided splits of the captures in a majority game; else 1) |
 //! | 40 | 8 | positions (values) in the file |
 //! | 48 | 8 | checksum of bytes 0..48 and of the block checksums (version 1: of the values) |
 //! | 56 | 8 | fingerprint of a loaded game's rules (0 for a built-in game) |

@@ -11,8 +11,9 @@
 //! - Anywoli: who received the most recent four (nobody, the mover, the opponent), which decides
 //!   its last four and its leftover. The first last-seed capture does not matter under Anywoli's
 //!   default convention, the one solved values use.
-//! - A game that ends on a majority of captures (Oware): the mover's captures, which decide when
-//!   the game ends; only the splits of the captures in which nobody has won yet are held.
+//! - A game that ends on a majority of captures (a game file's: Oware itself has no tables, see
+//!   [`generate::has_tables`]): the mover's captures, which decide when the game ends; only the
+//!   splits of the captures in which nobody has won yet are held.
 //! - Every other game: one state (its rules never look at captured totals).
 
 pub mod file;
@@ -236,15 +237,10 @@ impl Tablebases {
         Self::load_as(dir, false)
     }
 
-    /// [`Tablebases::load`], but every layer read into memory and checked whole first (on huge
-    /// pages where the system gives them): what a long solve wants, whose probes reach every
-    /// part of the tables many times over.
-    pub fn load_in_memory(dir: &Path) -> Result<Loaded, TablebaseError> {
-        Self::load_as(dir, true)
-    }
-
-    /// The tables of `dir` for a long solve: read into memory ([`Tablebases::load_in_memory`])
-    /// when their files take at most 3/4 of the memory available, otherwise mapped
+    /// The tables of `dir` for a long solve: every layer read into memory and checked whole
+    /// first (on huge pages where the system gives them; a long solve's probes reach every part
+    /// of the tables many times over) when their files take at most 3/4 of the memory available,
+    /// otherwise mapped
     /// ([`Tablebases::load`]), so that tables larger than memory still serve (more slowly, each
     /// probe of a page not in memory reading it from disk). Returns whether they were mapped.
     pub fn load_for_solving(dir: &Path) -> Result<(Loaded, bool), TablebaseError> {

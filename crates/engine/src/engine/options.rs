@@ -536,6 +536,16 @@ impl EngineOption {
         }
     }
 
+    /// The default as the option's value is written (`current` of a new engine gives it).
+    pub fn default_text(&self) -> String {
+        match self.kind {
+            Kind::Check { default } => default.to_string(),
+            Kind::Spin { default, .. } | Kind::Number { default } => default.to_string(),
+            Kind::Combo { default, .. } => default(),
+            Kind::Text { .. } => String::new(),
+        }
+    }
+
     /// The smallest and largest value of a numeric option.
     pub fn range(&self) -> (u64, u64) {
         match self.kind {
@@ -562,4 +572,24 @@ pub fn markdown_table() -> String {
 /// The range of a numeric option, for the engine's own checks.
 pub(super) fn range(name: &str) -> (u64, u64) {
     find(name).map_or((0, u64::MAX), EngineOption::range)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The defaults are written twice, here (what `uci`, `help` and protocol.md say) and in
+    /// `Options::default` (what a new engine holds): they agree, option by option.
+    #[test]
+    fn a_new_engine_holds_the_defaults_the_registry_lists() {
+        let engine = Engine::new();
+        for option in &OPTIONS {
+            assert_eq!(
+                (option.current)(&engine),
+                option.default_text(),
+                "{}",
+                option.name
+            );
+        }
+    }
 }
