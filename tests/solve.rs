@@ -328,3 +328,17 @@ fn a_stopped_at_least_claims_no_bounds_it_only_asked_about() {
         "{text}"
     );
 }
+
+/// `--verify` without tables says what it verified, and nothing about tables it does not have
+/// (a "0 of the line's positions within the tables agree" read as a failure).
+#[test]
+fn verify_without_tables_speaks_of_no_tables() {
+    let output = solve(&["mangala-ii", "0-0-0-0-2-1-0-0-0-0-1-3-30-35-S", "--verify"]);
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout(&output);
+    let verified = text
+        .lines()
+        .find(|line| line.starts_with("verified: value "))
+        .unwrap_or_else(|| panic!("no verification line in {text}"));
+    assert!(!verified.contains("tables"), "{verified}");
+}

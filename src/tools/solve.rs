@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use mancala_engine::solve::{
-    LineEnd, MAX_SOLVER_TABLE_MIB, ProbeAnswer, Solution, SolveLimits, Solver, SolverTable,
+    LineEnd, MAX_SOLVE_PLY, MAX_SOLVER_TABLE_MIB, ProbeAnswer, Solution, SolveLimits, Solver,
+    SolverTable,
 };
 use mancala_rules::{LastFourRule, Position, Spec, Variant};
 use mancala_tablebase::Tablebases;
@@ -300,9 +301,17 @@ impl Solve {
                         ""
                     }
                 );
-                return Err(by.map_or("not solved within the limits".into(), |signal| {
-                    format!("stopped by {signal}")
-                }));
+                // Without a signal or a limit given, what stopped it is the solver's own cap on
+                // a line's length.
+                let why = match (by, time_limit.is_some() || node_limit.is_some()) {
+                    (Some(signal), _) => format!("stopped by {signal}"),
+                    (None, true) => "not solved within the limits".into(),
+                    (None, false) => format!(
+                        "not solved: a line reached {MAX_SOLVE_PLY} plies without ending (the \
+                         solver's cap on a line's length)"
+                    ),
+                };
+                return Err(why);
             }
         };
         if solution.pv_end == LineEnd::NoMoveKeeps {
@@ -359,10 +368,19 @@ impl Solve {
         );
         if let Some(verified) = verified {
             let verified = verified?;
+            // Without tables there is nothing of theirs to check: no "0 … agree".
+            let tables = if verified.table_checks > 0 {
+                format!(
+                    "; {} of the line's positions within the tables agree with a search without \
+                     them",
+                    verified.table_checks
+                )
+            } else {
+                String::new()
+            };
             println!(
-                "verified: value {} proven again another way ({:.3} s, {} nodes); {} of the \
-                 line's positions within the tables agree with a search without them",
-                solution.value, verified.seconds, verified.nodes, verified.table_checks
+                "verified: value {} proven again another way ({:.3} s, {} nodes){tables}",
+                solution.value, verified.seconds, verified.nodes
             );
         }
         Ok(())

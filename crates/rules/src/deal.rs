@@ -1,10 +1,14 @@
-//! Mangala IV's random deal from a 64-bit seed (RULES.md, "Mangala IV").
+//! Random numbers from a 64-bit seed, and Mangala IV's random deal made with them (RULES.md,
+//! "Mangala IV").
 
 use super::position::{MAX_PITS, Position};
 use super::side::Side;
 use super::variant::Variant;
 
-/// SplitMix64, exactly as RULES.md, "Mangala IV" gives it, so that every implementation deals the same board.
+/// SplitMix64: the crate's random numbers, the same sequence from the same seed on every
+/// machine. It is exactly the generator RULES.md, "Mangala IV" gives for the deal, so that every
+/// implementation deals the same board; random openings, self-play and the engine's random
+/// strategy draw from it too.
 #[derive(Clone, Copy, Debug)]
 pub struct SplitMix64 {
     state: u64,

@@ -69,6 +69,13 @@ impl Ending {
     }
 }
 
+/// The ending as [`Ending::describe`] says it: "board empty", "last four", …
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
 /// The outcome of a finished game, from South's ("p1") point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
@@ -84,6 +91,17 @@ impl GameResult {
             std::cmp::Ordering::Less => GameResult::NorthWins,
             std::cmp::Ordering::Equal => GameResult::Draw,
         }
+    }
+}
+
+/// "South wins", "North wins" or "draw", as the engine's replies say it.
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GameResult::SouthWins => "South wins",
+            GameResult::NorthWins => "North wins",
+            GameResult::Draw => "draw",
+        })
     }
 }
 

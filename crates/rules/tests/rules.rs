@@ -1213,3 +1213,15 @@ fn the_margin_parity_is_known_only_where_no_counter_can_go_to_nobody() {
     // Oware's majority end leaves the board to nobody.
     assert_eq!(parity("oware", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"), None);
 }
+
+/// What a GUI prints of a finished game: the ending and the result in the words of the engine's
+/// replies (`d` says "Game over: board empty (South wins 40-32)").
+#[test]
+fn endings_and_results_print_as_the_replies_say_them() {
+    use mancala_rules::{Ending, GameResult};
+    assert_eq!(Ending::BoardEmpty.to_string(), "board empty");
+    assert_eq!(Ending::LastFour.to_string(), "last four");
+    assert_eq!(GameResult::from_totals([40, 32]).to_string(), "South wins");
+    assert_eq!(GameResult::from_totals([10, 38]).to_string(), "North wins");
+    assert_eq!(GameResult::from_totals([24, 24]).to_string(), "draw");
+}

@@ -295,12 +295,8 @@ pub fn diagram(game: &Game) -> Vec<String> {
     ));
     lines.push(match (game.ending(), game.final_totals()) {
         (Some(ending), Some([s, n])) => {
-            let winner = match GameResult::from_totals([s, n]) {
-                GameResult::SouthWins => "South wins",
-                GameResult::NorthWins => "North wins",
-                GameResult::Draw => "draw",
-            };
-            format!("Game over: {} ({winner} {s}-{n})", ending.describe())
+            let winner = GameResult::from_totals([s, n]);
+            format!("Game over: {ending} ({winner} {s}-{n})")
         }
         _ => format!("Game over: no; legal moves: {}", game.legal_moves()),
     });
