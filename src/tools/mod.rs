@@ -4,7 +4,6 @@
 
 mod bench;
 mod datagen;
-mod interrupt;
 mod mancalagames;
 mod openings;
 mod solve;
@@ -12,6 +11,8 @@ mod solve_split;
 mod tablebase;
 mod train;
 mod tune;
+
+use mancala_platform::signals as interrupt;
 
 use std::ffi::OsString;
 use std::io::{self, BufReader};
@@ -95,7 +96,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
     }
     if cli.tool.is_some() {
-        quiet_on_closed_pipe();
+        interrupt::quiet_on_closed_pipe();
     }
     let result = match cli.tool {
         None => {
@@ -223,35 +224,10 @@ pub fn load_tablebases(path: &std::path::Path) -> Result<mancala_tablebase::Tabl
     Ok(loaded.tablebases)
 }
 
-/// The kernel's count of this process's peak resident memory, in MiB.
-/// A tool's output read by a reader that stops early (`mancala-engine solve-merge … | head -1`)
-/// ends the tool quietly, as it ends `cat` or `grep`, instead of a panic of `println!` on the
-/// closed pipe: the default action of SIGPIPE, which Rust programs set aside at start. Only for
-/// the tools; the daemon handles a closed output itself.
-fn quiet_on_closed_pipe() {
-    #[cfg(unix)]
-    {
-        use std::ffi::c_int;
-        unsafe extern "C" {
-            fn signal(signum: c_int, handler: usize) -> usize;
-        }
-        const SIGPIPE: c_int = 13;
-        const SIG_DFL: usize = 0;
-        // SAFETY: restoring a signal's default action, before any other thread exists.
-        let _ = unsafe { signal(SIGPIPE, SIG_DFL) };
-    }
-}
-
 /// `--threads`, or every core when it is not given.
 pub fn threads_or_every_core(threads: Option<u16>) -> usize {
     threads.map_or_else(
         || std::thread::available_parallelism().map_or(2, |n| n.get()),
         usize::from,
     )
-}
-
-pub fn peak_memory_mib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
 }

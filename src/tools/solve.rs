@@ -269,7 +269,8 @@ impl Solve {
             let _ = watcher.join();
         }
         let elapsed = started.elapsed().as_secs_f64().max(1e-9);
-        let peak = || super::peak_memory_mib().map_or("unknown".into(), |m| m.to_string());
+        let peak =
+            || mancala_platform::memory::peak_mib().map_or("unknown".into(), |m| m.to_string());
         let (solution, nodes, verified) = match solved {
             (Ok(Found::Value(solution)), nodes, verified) => (solution, nodes, verified),
             (Ok(Found::AtLeast(yes)), nodes, _) => {

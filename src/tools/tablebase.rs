@@ -195,7 +195,7 @@ impl Tablebase {
                 part_path(&dir, variant, max, part).display(),
                 report.bytes as f64 / (1 << 20) as f64,
                 report.seconds,
-                super::peak_memory_mib().map_or("unknown".into(), |m| m.to_string())
+                mancala_platform::memory::peak_mib().map_or("unknown".into(), |m| m.to_string())
             );
             return Ok(());
         }
@@ -234,7 +234,7 @@ impl Tablebase {
             report.bytes as f64 / (1 << 20) as f64,
             report.seconds,
             report.peak_table_bytes as f64 / (1 << 20) as f64,
-            super::peak_memory_mib().map_or("unknown".into(), |m| m.to_string())
+            mancala_platform::memory::peak_mib().map_or("unknown".into(), |m| m.to_string())
         );
         Ok(())
     }

@@ -268,7 +268,7 @@ pub fn read_layer(path: &Path, expected: &Header) -> Result<Vec<i8>, FileError> 
     let mut opened = open_layer(path, expected)?;
     let mut data = vec![0u8; expected.positions as usize];
     // Probes read the tables at random: on huge pages most of them find their page at once.
-    crate::huge_pages::advise(&data);
+    mancala_platform::huge_pages::advise(&data);
     opened
         .file
         .read_exact(&mut data)

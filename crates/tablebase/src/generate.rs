@@ -423,9 +423,9 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
             lower,
             ranking: Ranking::new(variant.rules().pit_count()),
             // Read at random by every look: on huge pages where the system gives them.
-            values: crate::huge_pages::zeroed(positions as usize),
-            marked: crate::huge_pages::zeroed(words),
-            marking: crate::huge_pages::zeroed(words),
+            values: mancala_platform::huge_pages::zeroed(positions as usize),
+            marked: mancala_platform::huge_pages::zeroed(words),
+            marking: mancala_platform::huge_pages::zeroed(words),
             part: None,
             store_steps: store_steps(variant),
             game: std::marker::PhantomData,

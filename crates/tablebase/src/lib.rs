@@ -18,7 +18,6 @@
 
 pub mod file;
 pub mod generate;
-pub mod huge_pages;
 pub mod index;
 
 use std::fmt;
@@ -200,13 +199,8 @@ pub struct Loaded {
     pub refused: Vec<TablebaseError>,
 }
 
-/// What the system has available now (Linux's `MemAvailable`), in bytes.
-pub fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
+/// What the system has available now, in bytes (the platform's one reader).
+pub use mancala_platform::memory::available as available_memory;
 
 /// The bytes of the table files (`*.mtb`) in `dir`.
 pub fn table_bytes(dir: &Path) -> u64 {

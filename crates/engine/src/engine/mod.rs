@@ -187,13 +187,7 @@ pub fn load_game(path: &std::path::Path) -> Result<Variant, String> {
     mancala_rules::definition::register(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The memory the system can still give, in MiB (Linux's `MemAvailable`), if it says.
-fn available_memory_mib() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
-}
+use mancala_platform::memory::available_mib as available_memory_mib;
 
 /// What a perft job reports, in this order: one `Move` per legal move, then `Finished`,
 /// `Stopped` or `Failed`.

@@ -177,7 +177,7 @@ impl SolverTable {
             .max(256)
             / 2;
         let len = (buckets + 1) * 2 * BUCKET_SLOTS;
-        let words = mancala_tablebase::huge_pages::zeroed::<AtomicU64>(len);
+        let words = mancala_platform::huge_pages::zeroed::<AtomicU64>(len);
         let misalignment = (words.as_ptr() as usize / 8) % (2 * BUCKET_SLOTS);
         SolverTable {
             start: (2 * BUCKET_SLOTS - misalignment) % (2 * BUCKET_SLOTS),

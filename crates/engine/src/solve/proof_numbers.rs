@@ -68,7 +68,7 @@ impl ProofTable {
             .max(256)
             / 2;
         ProofTable {
-            words: mancala_tablebase::huge_pages::zeroed::<u64>(buckets * 2 * BUCKET_SLOTS),
+            words: mancala_platform::huge_pages::zeroed::<u64>(buckets * 2 * BUCKET_SLOTS),
             buckets,
         }
     }

@@ -10,7 +10,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use super::prefetch;
-use crate::huge_pages::zeroed;
+use mancala_platform::huge_pages::zeroed;
 
 /// Positions per block of the offsets: a block's lists start at a 64-bit offset, each
 /// position's list ends at a 32-bit offset within its block.

@@ -133,3 +133,21 @@ extern "C" fn on_signal(signum: c_int) {
         write(2, line.as_ptr(), at);
     }
 }
+
+/// A tool's output read by a reader that stops early (`mancala-engine solve-merge … | head -1`)
+/// ends the tool quietly, as it ends `cat` or `grep`, instead of a panic of `println!` on the
+/// closed pipe: the default action of SIGPIPE, which Rust programs set aside at start. Only for
+/// the tools; the daemon handles a closed output itself.
+pub fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    {
+        use std::ffi::c_int;
+        unsafe extern "C" {
+            fn signal(signum: c_int, handler: usize) -> usize;
+        }
+        const SIGPIPE: c_int = 13;
+        const SIG_DFL: usize = 0;
+        // SAFETY: restoring a signal's default action, before any other thread exists.
+        let _ = unsafe { signal(SIGPIPE, SIG_DFL) };
+    }
+}
