@@ -1,0 +1,699 @@
+//! MancalaGames' game files (`GameProps/*.txt` of StoneShark/MancalaGames: a JSON object
+//! followed by its help text) translated into game files of this engine (RULES.md, "Games as
+//! data"), for the parameters the engine has; any other parameter refuses the file with its name
+//! and value. [`import`] registers each game translated and plays random games of it to their
+//! end before writing it, so that a file written is one the engine plays. `mancala-engine
+//! import-mancalagames` is its command line.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use mancala_rules::{
+    Game, LastFourRule, MAX_COUNTERS, MAX_ROW, Position, SplitMix64, Variant, definition,
+};
+use serde_json::Value;
+
+/// What became of one file.
+pub enum Outcome {
+    /// Written to this path, after its random games were played to their end.
+    Written(PathBuf),
+    /// The same rules as this built-in (or already loaded) game: not written.
+    SameAs(Variant),
+    /// A game of the same name as this one, with other rules (in these fields): written under
+    /// the name with `-mancalagames` added.
+    Renamed(PathBuf, Variant, String),
+}
+
+/// Why a file is not translated: the parameter that stops it, and why.
+#[derive(Debug, PartialEq)]
+pub struct Refusal {
+    pub parameter: String,
+    pub why: String,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let joint = if self.why.starts_with('=') || self.why.starts_with("with ") {
+            " "
+        } else {
+            ": "
+        };
+        write!(f, "{}{joint}{}", self.parameter, self.why)
+    }
+}
+
+pub fn refuse(parameter: &str, why: impl Into<String>) -> Refusal {
+    Refusal {
+        parameter: parameter.to_string(),
+        why: why.into(),
+    }
+}
+
+/// Translates one file's text, registers the game, plays `games` random games and writes it.
+pub fn import(text: &str, out: &Path, games: u32, played: &mut u64) -> Result<Outcome, Refusal> {
+    let game_file = translate(text)?;
+    let rules = definition::parse(&game_file.text).map_err(|e| refuse(&e.field, e.why))?;
+    if let Ok(existing) = rules.name.parse::<Variant>() {
+        let mut same = rules;
+        same.name = existing.rules().name;
+        same.title = existing.rules().title;
+        if &same == existing.rules() {
+            return Ok(Outcome::SameAs(existing));
+        }
+        let differing = differing_fields(&definition::write(existing.rules()), &game_file.text);
+        let renamed = format!(
+            "{}-mancalagames",
+            &rules.name[..rules.name.len().min(32 - "-mancalagames".len())]
+        );
+        let text = game_file.text.replacen(
+            &format!("name = \"{}\"", rules.name),
+            &format!("name = \"{renamed}\""),
+            1,
+        );
+        return write_game(&text, out, games, played)
+            .map(|path| Outcome::Renamed(path, existing, differing));
+    }
+    write_game(&game_file.text, out, games, played).map(Outcome::Written)
+}
+
+/// Registers the game of `text`, plays `games` random games of it and writes it into `out`.
+fn write_game(text: &str, out: &Path, games: u32, played: &mut u64) -> Result<PathBuf, Refusal> {
+    let variant = definition::register(text).map_err(|e| refuse(&e.field, e.why))?;
+    let mut random = SplitMix64::new(0x6d61_6e63_616c_6167);
+    for _ in 0..games {
+        play_to_the_end(variant, &mut random).map_err(|why| refuse("play", why))?;
+        *played += 1;
+    }
+    let path = out.join(format!("{}.toml", variant.name()));
+    std::fs::write(&path, text)
+        .map_err(|e| refuse("file", format!("{} cannot be written: {e}", path.display())))?;
+    Ok(path)
+}
+
+/// The fields whose lines differ between two game files' canonical texts (name and title aside).
+fn differing_fields(ours: &str, theirs: &str) -> String {
+    let lines = |text: &str| -> BTreeMap<String, String> {
+        definition::parse(text)
+            .map(|rules| definition::write(&rules))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| line.split_once(" = "))
+            .filter(|(key, _)| !matches!(*key, "name" | "title"))
+            .map(|(key, value)| (key.to_string(), value.to_string()))
+            .collect()
+    };
+    let (ours, theirs) = (lines(ours), lines(theirs));
+    let keys: Vec<&String> = ours
+        .keys()
+        .chain(theirs.keys())
+        .filter(|key| ours.get(*key) != theirs.get(*key))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    keys.iter()
+        .map(|k| k.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Plays random moves from the start to the end of the game (which the history rules guarantee).
+fn play_to_the_end(variant: Variant, random: &mut SplitMix64) -> Result<(), String> {
+    let mut game = Game::new(Position::start(variant), LastFourRule::default());
+    // The no-progress rule ends any game within far fewer moves than this.
+    for _ in 0..100_000 {
+        if game.is_over() {
+            let [south, north] = game.score();
+            let total = variant.rules().total();
+            return if south + north <= total {
+                Ok(())
+            } else {
+                Err(format!(
+                    "a game ended with {south}+{north} of {total} counters"
+                ))
+            };
+        }
+        let moves = game.legal_moves();
+        let mv = moves.as_slice()[(random.next_u64() % moves.len() as u64) as usize];
+        game.play(mv)
+            .map_err(|e| format!("a legal move was refused: {e}"))?;
+    }
+    Err("a random game did not end in 100000 moves".into())
+}
+
+/// A translated game file: its text (this engine's format).
+#[derive(Debug)]
+pub struct GameFile {
+    pub text: String,
+}
+
+/// MancalaGames' parameters that the translation reads (the others must keep their defaults).
+const READ: &[&str] = &[
+    "name",
+    "sow_direct",
+    "stores",
+    "sow_stores",
+    "skip_start",
+    "capt_on",
+    "evens",
+    "capt_min",
+    "capt_max",
+    "capt_side",
+    "crosscapt",
+    "xcpickown",
+    "multicapt",
+    "capt_dir",
+    "grandslam",
+    "mustshare",
+    "mustpass",
+    "unclaimed",
+];
+
+/// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
+const IGNORED: &[&str] = &["about", "help_file", "quitter"];
+
+/// Parameters that only mean something with another one set (which refuses the file if set):
+/// the parameter, and the one it depends on.
+const DEPENDENT: &[(&str, &str)] = &[
+    ("goal_param", "goal"),
+    ("round_starter", "rounds"),
+    ("round_fill", "rounds"),
+    ("end_param", "end_cond"),
+    ("sow_param", "sow_rule"),
+    ("mlap_param", "mlap_cont"),
+    ("child_cvt", "child_type"),
+    ("child_rule", "child_type"),
+    ("child_locs", "child_type"),
+    ("xc_sown", "crosscapt"),
+];
+
+/// What the rules the engine does not have are, by parameter (for the refusal's message).
+const NOT_HAD: &[(&str, &str)] = &[
+    ("goal", "a goal other than the most counters"),
+    ("rounds", "play in rounds"),
+    ("mlaps", "multi-lap sowing"),
+    ("mlap_cont", "a condition on multi-lap sowing"),
+    ("sow_rule", "a special sowing rule"),
+    ("blocks", "blocked pits"),
+    ("min_move", "a minimum of counters to move"),
+    ("start_pattern", "a start pattern other than equal pits"),
+    (
+        "udir_holes",
+        "pits whose sowing direction the player chooses",
+    ),
+    ("allow_rule", "restrictions on which pits may move"),
+    (
+        "capt_type",
+        "a capture mechanism other than by count or opposite",
+    ),
+    ("pickextra", "taking more on a capture"),
+    ("child_type", "children (pits that become a player's)"),
+    ("prescribed", "a prescribed opening"),
+    ("nocaptmoves", "opening moves without captures"),
+    ("presowcapt", "a capture before sowing"),
+    ("no_sides", "moves from either row"),
+    ("sow_start", "sowing into the origin pit"),
+    ("move_one", "moving a single counter"),
+    ("capt_rturn", "another move after a capture"),
+    ("end_cond", "another end condition"),
+    ("moveunlock", "locked pits"),
+    ("nosinglecapt", "no capture by a single counter"),
+    ("play_locs", "moves from the stores"),
+    ("goal_param", "the goal's parameter"),
+    ("round_starter", "who starts a round"),
+    ("round_fill", "how a round's board is filled"),
+    ("end_param", "the end condition's parameter"),
+    ("sow_param", "the sowing rule's parameter"),
+    ("mlap_param", "the multi-lap condition's parameter"),
+    ("child_cvt", "the count that makes a child"),
+    ("child_rule", "conditions on children"),
+    ("child_locs", "where children may be made"),
+    (
+        "xc_sown",
+        "a cross capture only after sowing the opponent's row",
+    ),
+];
+
+/// Whether `value` is MancalaGames' default for `key` (false, 0, empty or absent; 1 for
+/// `min_move`).
+fn is_default(key: &str, value: &Value) -> bool {
+    match key {
+        "min_move" => value.as_i64() == Some(1),
+        _ => match value {
+            Value::Null => true,
+            Value::Bool(b) => !b,
+            Value::Number(n) => n.as_f64() == Some(0.0),
+            Value::String(s) => s.is_empty(),
+            Value::Array(a) => a.is_empty(),
+            Value::Object(o) => o.is_empty(),
+        },
+    }
+}
+
+/// An integer parameter (MancalaGames writes some flags as `true`/`false`, some as 0/1).
+fn int(info: &serde_json::Map<String, Value>, key: &str, default: i64) -> Result<i64, Refusal> {
+    match info.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b as i64),
+        Some(Value::Number(n)) => n
+            .as_i64()
+            .ok_or_else(|| refuse(key, format!("= {n}: not a whole number"))),
+        Some(other) => Err(refuse(key, format!("= {other}: not a number"))),
+    }
+}
+
+fn flag(info: &serde_json::Map<String, Value>, key: &str) -> Result<bool, Refusal> {
+    Ok(int(info, key, 0)? != 0)
+}
+
+/// The game name of this engine for MancalaGames' `name`: lower-case letters, digits and `-`.
+fn game_name(title: &str) -> String {
+    let mut name = String::new();
+    for c in title.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            name.push(c);
+        } else if !name.is_empty() && !name.ends_with('-') {
+            name.push('-');
+        }
+    }
+    name.trim_end_matches('-')
+        .chars()
+        .take(32)
+        .collect::<String>()
+}
+
+/// Translates the text of one MancalaGames file into a game file of this engine.
+pub fn translate(text: &str) -> Result<GameFile, Refusal> {
+    let json: Value = serde_json::Deserializer::from_str(text)
+        .into_iter::<Value>()
+        .next()
+        .ok_or_else(|| refuse("file", "holds no JSON object"))?
+        .map_err(|e| refuse("file", format!("is not MancalaGames' JSON: {e}")))?;
+    let class = json
+        .get("game_class")
+        .and_then(Value::as_str)
+        .unwrap_or("Mancala");
+    if class != "Mancala" {
+        return Err(refuse(
+            "game_class",
+            format!("= {class}: only the class Mancala (one ring of two rows) is read"),
+        ));
+    }
+    let constants = json
+        .get("game_constants")
+        .and_then(Value::as_object)
+        .ok_or_else(|| refuse("game_constants", "missing"))?;
+    let empty = serde_json::Map::new();
+    let info = json
+        .get("game_info")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let holes = int(constants, "holes", -1)?;
+    let seeds = int(constants, "nbr_start", -1)?;
+    if holes < 0 {
+        return Err(refuse("holes", "missing"));
+    }
+    if seeds < 0 {
+        return Err(refuse("nbr_start", "missing"));
+    }
+    // Beyond these no game file can hold the board (and the sums below stay small).
+    if !(2..=MAX_ROW as i64).contains(&holes) {
+        return Err(refuse(
+            "holes",
+            format!("= {holes}: a row of 2 to {MAX_ROW} pits is what the engine has"),
+        ));
+    }
+    if seeds > MAX_COUNTERS as i64 {
+        return Err(refuse(
+            "nbr_start",
+            format!("= {seeds}: a game has at most {MAX_COUNTERS} counters"),
+        ));
+    }
+
+    // Every parameter is read, ignored as without bearing on play, or at its default; the
+    // others are named together.
+    let mut lacking: Vec<(String, String)> = Vec::new();
+    for (key, value) in info {
+        if READ.contains(&key.as_str()) || IGNORED.contains(&key.as_str()) {
+            continue;
+        }
+        if let Some((_, parent)) = DEPENDENT.iter().find(|(k, _)| k == key)
+            && info.get(*parent).is_none_or(|v| is_default(parent, v))
+        {
+            continue;
+        }
+        if is_default(key, value) {
+            continue;
+        }
+        let what = NOT_HAD
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, what)| what.to_string())
+            .unwrap_or_else(|| "a parameter this translation does not know".to_string());
+        lacking.push((key.clone(), format!("{key} = {value} ({what})")));
+    }
+    if !lacking.is_empty() {
+        let (keys, whats): (Vec<String>, Vec<String>) = lacking.into_iter().unzip();
+        return Err(Refusal {
+            parameter: keys.join(", "),
+            why: format!("rules the engine does not have: {}", whats.join("; ")),
+        });
+    }
+
+    let title = info
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("Mancala")
+        .trim()
+        .to_string();
+    let name = game_name(&title);
+    if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return Err(refuse(
+            "name",
+            format!("= \"{title}\": gives no game name (it must begin with a letter)"),
+        ));
+    }
+    let mut lines = vec![
+        format!("name = \"{name}\""),
+        format!("title = \"{}\"", title.replace('"', "'")),
+        format!("pits-per-row = {holes}"),
+        format!("start = {seeds}"),
+    ];
+
+    let direction = match int(info, "sow_direct", 1)? {
+        1 => "counter-clockwise",
+        -1 => "clockwise",
+        other => {
+            return Err(refuse(
+                "sow_direct",
+                format!(
+                    "= {other}: only one direction for every pit (1 or -1) is a rule the engine has"
+                ),
+            ));
+        }
+    };
+    lines.push(format!("direction = \"{direction}\""));
+
+    let (sow_own_store, extra_turn) = match int(info, "sow_stores", 0)? {
+        0 => (false, false),
+        1 => (true, true),
+        3 => (true, false),
+        other => {
+            return Err(refuse(
+                "sow_stores",
+                format!("= {other}: sowing into the opponent's store is not a rule the engine has"),
+            ));
+        }
+    };
+    lines.push(format!("sow-own-store = {sow_own_store}"));
+    lines.push(format!("extra-turn-in-store = {extra_turn}"));
+    lines.push(format!("skip-origin = {}", flag(info, "skip_start")?));
+    lines.push(format!("stores = {}", flag(info, "stores")?));
+
+    // Captures: the counts (every criterion must hold), or the opposite of one's own empty pit.
+    let capt_on: Vec<i64> = match info.get("capt_on") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(values)) => values
+            .iter()
+            .map(|v| {
+                v.as_i64()
+                    .ok_or_else(|| refuse("capt_on", format!("= {v}: not a count")))
+            })
+            .collect::<Result<_, _>>()?,
+        Some(other) => return Err(refuse("capt_on", format!("= {other}: not a list"))),
+    };
+    let evens = flag(info, "evens")?;
+    let capt_min = int(info, "capt_min", 0)?;
+    let capt_max = int(info, "capt_max", 0)?;
+    let by_count = !capt_on.is_empty() || evens || capt_min != 0 || capt_max != 0;
+    let side = int(info, "capt_side", 0)?;
+    let multicapt = int(info, "multicapt", 0)?;
+    let crosscapt = int(info, "crosscapt", 0)?;
+    match crosscapt {
+        0 => {}
+        1 => {
+            if by_count {
+                return Err(refuse(
+                    "crosscapt",
+                    "= 1 with capt_on, evens, capt_min or capt_max: a capture of the opposite \
+                     pit by its count is not a rule the engine has",
+                ));
+            }
+            if side != 1 {
+                return Err(refuse(
+                    "capt_side",
+                    format!(
+                        "= {side} with crosscapt: only the capture of the opponent's pit \
+                         (capt_side 1) is a rule the engine has"
+                    ),
+                ));
+            }
+            if int(info, "xcpickown", 0)? != 1 {
+                return Err(refuse(
+                    "xcpickown",
+                    "with crosscapt: only taking one's own counter with the capture \
+                     (xcpickown 1) is a rule the engine has",
+                ));
+            }
+            if multicapt != 0 {
+                return Err(refuse(
+                    "multicapt",
+                    "with crosscapt: chains of opposite captures are not a rule the engine has",
+                ));
+            }
+            // The pit where the last counter ends is one's own, as Kalah's file says.
+            lines.push("capture-side = \"own\"".into());
+            lines.push("capture-empty-opposite = true".into());
+        }
+        other => {
+            return Err(refuse(
+                "crosscapt",
+                format!(
+                    "= {other}: only the capture from one's own empty pit (1) is a rule the \
+                     engine has"
+                ),
+            ));
+        }
+    }
+    if by_count {
+        let total = (2 * holes * seeds).clamp(0, MAX_COUNTERS as i64);
+        let counts: Vec<String> = (1..=total)
+            .filter(|c| capt_on.is_empty() || capt_on.contains(c))
+            .filter(|c| !evens || c % 2 == 0)
+            .filter(|c| capt_min == 0 || *c >= capt_min)
+            .filter(|c| capt_max == 0 || *c <= capt_max)
+            .map(|c| c.to_string())
+            .collect();
+        lines.push(format!("capture-counts = [{}]", counts.join(", ")));
+        let side = match side {
+            0 => "any",
+            1 => "opponent",
+            2 => "own",
+            other => {
+                return Err(refuse(
+                    "capt_side",
+                    format!(
+                        "= {other}: a capture side other than both, the opponent's or one's \
+                         own is not a rule the engine has"
+                    ),
+                ));
+            }
+        };
+        lines.push(format!("capture-side = \"{side}\""));
+        match multicapt {
+            0 => {}
+            -1 => {
+                let direction = int(info, "capt_dir", 0)?;
+                if direction != 0 {
+                    return Err(refuse(
+                        "capt_dir",
+                        format!(
+                            "= {direction}: only chains against the sowing (0) are a rule the \
+                             engine has"
+                        ),
+                    ));
+                }
+                lines.push("capture-chain = true".into());
+            }
+            other => {
+                return Err(refuse(
+                    "multicapt",
+                    format!(
+                        "= {other}: chains of at most {other} pits are not a rule the engine has"
+                    ),
+                ));
+            }
+        }
+    }
+
+    match int(info, "grandslam", 0)? {
+        0 => {}
+        2 => lines.push("grand-slam = \"captures-nothing\"".into()),
+        other => {
+            return Err(refuse(
+                "grandslam",
+                format!(
+                    "= {other}: only a grand slam that captures (0) or captures nothing (2) \
+                     is a rule the engine has"
+                ),
+            ));
+        }
+    }
+
+    // How the game ends, and who takes what is left (`unclaimed`).
+    let must_share = flag(info, "mustshare")?;
+    let must_pass = flag(info, "mustpass")?;
+    let unclaimed = int(info, "unclaimed", 0)?;
+    let unclaimed_name = match unclaimed {
+        0 => "to the pit's owner",
+        1 => "to nobody",
+        2 => "to the last mover",
+        3 => "to the unfed player",
+        4 => "divided",
+        _ => "",
+    };
+    let refuse_unclaimed = |when: &str| {
+        refuse(
+            "unclaimed",
+            format!(
+                "= {unclaimed} (counters left {unclaimed_name}) {when} is not a rule the engine has"
+            ),
+        )
+    };
+    if must_share {
+        if must_pass {
+            return Err(refuse(
+                "mustshare",
+                "with mustpass: a player who cannot feed moves anyway, which is not a rule the \
+                 engine has (it ends the game)",
+            ));
+        }
+        let unfed = match unclaimed {
+            0 => "mover-takes-all",
+            3 => "starved-player-takes-all",
+            2 if !extra_turn => "starved-player-takes-all",
+            _ => return Err(refuse_unclaimed("when no move can feed")),
+        };
+        lines.push("must-feed = true".into());
+        lines.push(format!("unfed = \"{unfed}\""));
+    }
+    if must_pass {
+        lines.push("game-ends = \"board-empty\"".into());
+    } else {
+        // The player to move has no counter: the game ends, and what is left is the opponent's,
+        // shared as `unclaimed` says (as `quitter` says when `unclaimed` is the unfed player).
+        let (key, condition) = if unclaimed == 3 {
+            ("quitter", int(info, "quitter", 4)?)
+        } else {
+            ("unclaimed", unclaimed)
+        };
+        if !(condition == 0 || (condition == 2 && !extra_turn)) {
+            return Err(refuse(
+                key,
+                format!(
+                    "= {condition}: counters left {} when the player to move has no counter \
+                     is not a rule the engine has (it gives each row to its owner)",
+                    match condition {
+                        1 => "to nobody",
+                        2 => "to the last mover, who may be the player to move",
+                        4 => "divided",
+                        _ => "to another player",
+                    }
+                ),
+            ));
+        }
+        lines.push("game-ends = \"mover-row-empty\"".into());
+    }
+    // MancalaGames ends a game without stores in the sowing, and not ended by the feeding rule,
+    // once fewer counters are left than the smallest capture needs.
+    let ended_by_feeding = must_share && !must_pass;
+    if !sow_own_store && !ended_by_feeding {
+        let total = 2 * holes * seeds;
+        let mut fewest = total;
+        if evens || crosscapt != 0 {
+            fewest = fewest.min(2);
+        }
+        if let Some(&smallest) = capt_on.iter().min() {
+            fewest = fewest.min(smallest);
+        }
+        if capt_min != 0 {
+            fewest = if fewest == total {
+                capt_min
+            } else {
+                fewest.max(capt_min)
+            };
+        }
+        if 1 < fewest && fewest < total {
+            let parameter = if crosscapt != 0 {
+                "crosscapt"
+            } else if !capt_on.is_empty() {
+                "capt_on"
+            } else if evens {
+                "evens"
+            } else {
+                "capt_min"
+            };
+            return Err(refuse(
+                parameter,
+                format!(
+                    "with the other capture parameters: MancalaGames ends this game when \
+                     fewer than {fewest} counters are left (too few to capture), which is not a \
+                     rule the engine has"
+                ),
+            ));
+        }
+    }
+    // The engine's own endless-play rules (repetition, no progress) share what is left as
+    // `unclaimed` says where it can: divided, else each row to its owner.
+    let leftover = if unclaimed == 4 {
+        "split-evenly"
+    } else {
+        "row-owner"
+    };
+    lines.push(format!("leftover = \"{leftover}\""));
+
+    let mut text = String::from(
+        "# Translated from a MancalaGames game file by 'mancala-engine import-mancalagames'.\n",
+    );
+    for line in lines {
+        let _ = writeln!(text, "{line}");
+    }
+    Ok(GameFile { text })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A MancalaGames file: the JSON object with `game_info`, then its help text.
+    fn file(holes: u32, seeds: u32, info: &str) -> String {
+        format!(
+            "{{ \"game_class\": \"Mancala\", \"game_constants\": {{ \"holes\": {holes}, \
+             \"nbr_start\": {seeds} }}, \"game_info\": {info} }}\n<text_section>help\
+             </text_section>\n"
+        )
+    }
+
+    #[test]
+    fn a_plain_file_becomes_a_game_file_the_rules_read() {
+        let game = translate(&file(5, 3, r#"{ "name": "Plain Test" }"#)).unwrap();
+        let rules = definition::parse(&game.text).unwrap();
+        assert_eq!(rules.pits_per_row, 5, "{}", game.text);
+        assert!(game.text.contains("start = 3"), "{}", game.text);
+    }
+
+    #[test]
+    fn a_parameter_the_engine_lacks_is_named_in_the_refusal() {
+        let laps = file(6, 4, r#"{ "name": "Laps", "mlaps": 1 }"#);
+        let refusal = translate(&laps).unwrap_err();
+        assert!(refusal.parameter.contains("mlaps"), "{refusal}");
+        assert!(refusal.to_string().contains("multi-lap"), "{refusal}");
+    }
+
+    #[test]
+    fn another_class_or_no_json_is_refused() {
+        let other = file(6, 4, "{}").replace("\"Mancala\"", "\"NoSides\"");
+        assert_eq!(translate(&other).unwrap_err().parameter, "game_class");
+        assert_eq!(translate("not json").unwrap_err().parameter, "file");
+    }
+}
