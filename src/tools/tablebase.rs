@@ -64,7 +64,7 @@ impl Tablebase {
             part,
             merge,
         } = self;
-        if !mancala_tablebase::generate::has_tables(variant) {
+        if !mancala_tablebase::has_tables(variant) {
             return Err(mancala_tablebase::generate::BuildError::NoTables(variant).to_string());
         }
         let total = variant.rules().total();

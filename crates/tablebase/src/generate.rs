@@ -35,9 +35,9 @@ pub use parts::{LayerPart, build_part, merge_parts, part_path};
 
 use super::file::{FileError, layer_path, read_layer, write_layer};
 use super::index::Ranking;
-use super::{Layer, available_memory, layer_header, mover_board};
+use super::{Layer, available_memory, has_tables, layer_header, mover_board};
 use mancala_rules::{
-    Ending, LastFourRule, Leftover, MAX_PITS, MAX_ROW, OwnEnd, Position, Side, Spec, Variant,
+    Ending, LastFourRule, MAX_PITS, MAX_ROW, OwnEnd, Position, Side, Spec, Variant,
 };
 use predecessors::{Counts, Filling, Predecessors};
 
@@ -193,20 +193,6 @@ pub fn max_counters(variant: Variant) -> u32 {
                 .unwrap_or(0)
         }
     }
-}
-
-/// Whether a game has tables: a choice of move (a game without one is solved by playing it
-/// out), and endless play worth the same wherever it is cut. Endless play is scored by the
-/// leftover rule on the board where the line began to cycle; the tables, one value a position,
-/// score it on any board of the cycle, which is the same thing when the leftover rule gives
-/// the same margin on every board of a cycle without captures: splitting evenly, or the last
-/// four's receiver (who does not change without a capture). Each row to its owner does not,
-/// unless the game cannot cycle at all, as in a game that sows into stores (a hand that leaves
-/// the mover's row drops a counter in the store, and one that stays in it moves every counter
-/// closer to it).
-pub fn has_tables(variant: Variant) -> bool {
-    let rules = variant.rules();
-    !rules.has_forced_moves() && (rules.leftover != Leftover::RowOwner || rules.sow_own_store)
 }
 
 /// Builds (or completes) the tables of `variant` up to `max` counters in `dir` with `threads`

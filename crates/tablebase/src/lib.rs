@@ -12,11 +12,12 @@
 //!   its last four and its leftover. The first last-seed capture does not matter under Anywoli's
 //!   default convention, the one solved values use.
 //! - A game that ends on a majority of captures (a game file's: Oware itself has no tables, see
-//!   [`generate::has_tables`]): the mover's captures, which decide when the game ends; only the
+//!   [`has_tables`]): the mover's captures, which decide when the game ends; only the
 //!   splits of the captures in which nobody has won yet are held.
 //! - Every other game: one state (its rules never look at captured totals).
 
 pub mod file;
+#[cfg(feature = "generate")]
 pub mod generate;
 pub mod index;
 
@@ -25,13 +26,25 @@ use std::path::{Path, PathBuf};
 
 use file::{FileError, Header, LayerValues, layer_path, map_layer};
 use index::Ranking;
-use mancala_rules::{LastFourRule, MAX_PITS, OwnEnd, Position, Side, Variant};
+use mancala_rules::{LastFourRule, Leftover, MAX_PITS, OwnEnd, Position, Side, Variant};
 
-/// The games known now that have tables ([`generate::has_tables`]).
+/// Whether a game has tables: a choice of move (a game without one is solved by playing it
+/// out), and endless play worth the same wherever it is cut. Endless play is scored by the
+/// leftover rule on the board where the line began to cycle; the tables, one value a position,
+/// score it on any board of the cycle, which is the same thing when the leftover rule gives
+/// the same margin on every board of a cycle without captures: splitting evenly, or the last
+/// four's receiver (who does not change without a capture). Each row to its owner does not,
+/// unless the game cannot cycle at all, as in a game that sows into stores (a hand that leaves
+/// the mover's row drops a counter in the store, and one that stays in it moves every counter
+/// closer to it).
+pub fn has_tables(variant: Variant) -> bool {
+    let rules = variant.rules();
+    !rules.has_forced_moves() && (rules.leftover != Leftover::RowOwner || rules.sow_own_store)
+}
+
+/// The games known now that have tables ([`has_tables`]).
 pub fn games() -> impl Iterator<Item = Variant> {
-    Variant::all()
-        .into_iter()
-        .filter(|&v| generate::has_tables(v))
+    Variant::all().into_iter().filter(|&v| has_tables(v))
 }
 
 /// The mover's captures that the states of a majority game's layer of `counters` stand for:
