@@ -466,8 +466,7 @@ fn a_wrong_tool_argument_gets_one_line_and_a_hint() {
 /// `--game`, and the daemon started with `--game` and `--weights` evaluates with the fit.
 #[test]
 fn a_game_of_a_file_is_fitted_and_its_weights_loaded() {
-    let dir = std::env::temp_dir().join(format!("mancala-learn-file-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = mancala_testkit::Scratch::new("learn-file");
     let game = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/games/short-kalah.toml"

@@ -6,17 +6,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use mancala_rules::definition;
+use mancala_testkit::Scratch;
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_mancala-engine");
 
 /// A fresh directory for one test.
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mancala-mg-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Writes `files` (name, JSON of `game_info`, holes, seeds) into `dir` in MancalaGames' layout.
 fn write_files(dir: &Path, files: &[(&str, &str, u32, u32)]) -> Vec<PathBuf> {
     files
@@ -86,7 +80,7 @@ fn perft(game: &str, file: Option<&Path>, depth: u32) -> String {
 
 #[test]
 fn an_oware_file_becomes_a_game_the_engine_plays() {
-    let dir = scratch("oware");
+    let dir = Scratch::new("mg-oware");
     let files = write_files(
         &dir,
         &[(
@@ -129,7 +123,7 @@ fn an_oware_file_becomes_a_game_the_engine_plays() {
 
 #[test]
 fn a_kalah_file_is_written_under_its_own_name_beside_the_built_in_kalah() {
-    let dir = scratch("kalah");
+    let dir = Scratch::new("mg-kalah");
     let files = write_files(
         &dir,
         &[(
@@ -164,7 +158,7 @@ fn a_kalah_file_is_written_under_its_own_name_beside_the_built_in_kalah() {
 
 #[test]
 fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
-    let dir = scratch("refused");
+    let dir = Scratch::new("mg-refused");
     let files = write_files(
         &dir,
         &[

@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -41,6 +42,9 @@ impl Chromium {
             std::thread::current().id()
         ));
         let _ = std::fs::remove_dir_all(&profile);
+        // Chromium's own temporary files go inside the profile, which goes when it does.
+        let temp = profile.join("tmp");
+        std::fs::create_dir_all(&temp).unwrap();
         let mut child = Command::new(CHROMIUM)
             .args([
                 "--headless",
@@ -55,6 +59,9 @@ impl Chromium {
             ])
             .arg(format!("--user-data-dir={}", profile.display()))
             .arg("about:blank")
+            .env("TMPDIR", &temp)
+            // A process group of its own: its renderers and helpers end with it.
+            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -127,9 +134,21 @@ impl Chromium {
 
 impl Drop for Chromium {
     fn drop(&mut self) {
+        // The whole group, not only the browser's first process: a helper left alive would go
+        // on writing into the profile while it is removed.
+        let _ = Command::new("kill")
+            .arg("-KILL")
+            .arg(format!("-{}", self.child.id()))
+            .stderr(Stdio::null())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.profile);
+        for _ in 0..20 {
+            if std::fs::remove_dir_all(&self.profile).is_ok() || !self.profile.exists() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 }
 
