@@ -2,9 +2,9 @@
 # Quick self-play sanity match of the current build: the engine against itself in every game,
 # refereed by mancala-match; fails if any game ends by a crash, hang, illegal move or time forfeit.
 # Usage: scripts/selfplay.sh [--games N] [--movetime MS] [--variants v1,v2,...] [--concurrency N]
-# Defaults: 20 games per game variant, 50 ms per move, all four variants, one game per core.
+# Defaults: 20 games per game variant, 50 ms per move, all six built-in games, one game per core.
 set -euo pipefail
-games=20 movetime=50 variants="mangala-ii,mangala-iv,al-manqala,anywoli" concurrency=""
+games=20 movetime=50 variants="mangala-ii,mangala-iv,al-manqala,anywoli,kalah,oware" concurrency=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -h|--help) sed -n '2,5p' "$0" | sed 's/^# //'; exit 0 ;;
