@@ -22,6 +22,12 @@ fn screenshots() -> PathBuf {
     dir
 }
 
+/// Headless Chromium and a board server with the default engine, or `None` (the test skips,
+/// as [`available`] says) where there is no Chromium.
+fn browser_and_board() -> Option<(Chromium, BoardServer)> {
+    available().then(|| (Chromium::start(), BoardServer::start(&[])))
+}
+
 fn settled(page: &mut Page) {
     page.wait_for(
         "['idle','over'].includes(document.body.dataset.state) && \
@@ -163,11 +169,9 @@ fn switch_to(page: &mut Page, variant: Variant) {
 
 #[test]
 fn whole_games_through_the_page_in_every_game() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open(&chromium, &server, 1100, 900, false);
     for variant in Variant::ALL {
         switch_to(&mut page, variant);
@@ -181,11 +185,9 @@ fn whole_games_through_the_page_in_every_game() {
 
 #[test]
 fn the_page_fits_a_phone() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open(&chromium, &server, 390, 844, true);
     for variant in Variant::ALL {
         switch_to(&mut page, variant);
@@ -263,11 +265,9 @@ fn drawn_position(page: &mut Page) -> String {
 
 #[test]
 fn undo_swap_engine_vs_engine_and_position_strings() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open(&chromium, &server, 1100, 900, false);
     let start = Position::start(Variant::MangalaII);
 
@@ -400,11 +400,9 @@ fn leftovers(page: &mut Page) -> serde_json::Value {
 
 #[test]
 fn loads_and_deals_that_fail_keep_the_game_and_say_why() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open(&chromium, &server, 1100, 900, false);
     settled(&mut page);
     // A game with a move, its rings and the engine's lines.
@@ -529,11 +527,9 @@ fn loads_and_deals_that_fail_keep_the_game_and_say_why() {
 
 #[test]
 fn mangala_iv_deal_and_side_choice() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open(&chromium, &server, 1100, 900, false);
     switch_to(&mut page, Variant::MangalaIV);
     assert_eq!(page.text("document.getElementById('deal').hidden"), "false");
@@ -612,11 +608,9 @@ fn engines(server: &BoardServer) -> Vec<u32> {
 
 #[test]
 fn a_crashed_or_hung_engine_is_shown_and_restarted_from_the_page() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open(&chromium, &server, 1100, 900, false);
     page.click(".pit.legal");
     settled(&mut page);
@@ -726,11 +720,9 @@ fn closing_a_tab_ends_its_engine_and_the_limit_is_shown() {
 
 #[test]
 fn another_page_cannot_frame_the_board() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = chromium.page(1100, 900, false);
     // A page of another local origin (another port on this machine) that frames the board ten
     // times.
@@ -790,11 +782,9 @@ fn page_status(server: &BoardServer) -> serde_json::Value {
 
 #[test]
 fn a_move_is_shown_counter_by_counter() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open_with_motion(&chromium, &server);
     switch_to(&mut page, Variant::Kalah);
     // C's four counters: D, E, F and South's store, each shown as it falls.
@@ -953,11 +943,9 @@ fn press(
 
 #[test]
 fn controls_pressed_at_any_moment_never_freeze_the_board() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open_with_motion(&chromium, &server);
     let variant = Variant::AlManqala;
     switch_to(&mut page, variant);
@@ -995,11 +983,9 @@ fn controls_pressed_at_any_moment_never_freeze_the_board() {
 
 #[test]
 fn a_click_at_the_moment_of_a_crash_does_not_lose_the_restart() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open(&chromium, &server, 1100, 900, false);
     let start = Position::start(Variant::MangalaII);
     for attempt in 0..8 {
@@ -1040,11 +1026,9 @@ fn a_click_at_the_moment_of_a_crash_does_not_lose_the_restart() {
 
 #[test]
 fn the_move_list_browses_the_game_and_the_board_turns_for_north() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open(&chromium, &server, 1280, 800, false);
     let variant = Variant::MangalaII;
     let start = Position::start(variant);
@@ -1139,11 +1123,9 @@ fn the_move_list_browses_the_game_and_the_board_turns_for_north() {
 
 #[test]
 fn the_engine_plays_on_its_clock_and_a_flag_ends_the_game() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open(&chromium, &server, 1280, 800, false);
     page.choose("clock", "60000+0");
     settled(&mut page);
@@ -1197,11 +1179,9 @@ fn the_engine_plays_on_its_clock_and_a_flag_ends_the_game() {
 
 #[test]
 fn the_end_of_a_game_is_shown_on_a_phone_without_scrolling() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open(&chromium, &server, 390, 844, true);
     // Anywoli, the tallest board (upright on a phone): an endgame played to its end.
     switch_to(&mut page, Variant::Anywoli);
@@ -1233,11 +1213,9 @@ fn the_end_of_a_game_is_shown_on_a_phone_without_scrolling() {
 
 #[test]
 fn controls_at_random_moments_of_every_game_and_of_restarts() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open_with_motion(&chromium, &server);
     // A fixed sequence of "random" choices (a linear congruential generator), so that a failure
     // can be replayed.
@@ -1278,11 +1256,9 @@ fn controls_at_random_moments_of_every_game_and_of_restarts() {
 
 #[test]
 fn a_click_shows_the_end_of_a_move_at_once() {
-    if !available() {
+    let Some((chromium, server)) = browser_and_board() else {
         return;
-    }
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&[]);
+    };
     let mut page = open_with_motion(&chromium, &server);
     switch_to(&mut page, Variant::Anywoli);
     // A's relay from the start: 30 steps, about 1.8 s shown counter by counter.
