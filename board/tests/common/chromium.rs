@@ -4,7 +4,6 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -60,8 +59,6 @@ impl Chromium {
             .arg(format!("--user-data-dir={}", profile.display()))
             .arg("about:blank")
             .env("TMPDIR", &temp)
-            // A process group of its own: its renderers and helpers end with it.
-            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -134,13 +131,9 @@ impl Chromium {
 
 impl Drop for Chromium {
     fn drop(&mut self) {
-        // The whole group, not only the browser's first process: a helper left alive would go
-        // on writing into the profile while it is removed.
-        let _ = Command::new("kill")
-            .arg("-KILL")
-            .arg(format!("-{}", self.child.id()))
-            .stderr(Stdio::null())
-            .status();
+        // Only the browser's own process: a kill of its process group (`kill -KILL -<pgid>`)
+        // was seen to end processes far outside it in a sandbox. Its helpers notice its end
+        // and exit; the profile's removal is tried again while they do.
         let _ = self.child.kill();
         let _ = self.child.wait();
         for _ in 0..20 {
