@@ -798,6 +798,21 @@ function restartEngine() {
 // ---------------------------------------------------------------------------------------------
 // Controls.
 
+// A new game from `base` with the person playing `side`; if the engine refuses it, the side
+// stays as it was with the game (startGame keeps the game).
+async function startAs(side, base) {
+  const saved = { human: state.human, auto: $('auto').getAttribute('aria-pressed') };
+  state.human = side;
+  setAuto(false);
+  try {
+    await startGame(base);
+  } catch (e) {
+    state.human = saved.human;
+    $('auto').setAttribute('aria-pressed', saved.auto);
+    throw e;
+  }
+}
+
 function setAuto(on) {
   $('auto').setAttribute('aria-pressed', String(on));
   state.human = on ? null : (state.human || 'S');
@@ -830,10 +845,8 @@ function wire() {
   $('sound').addEventListener('change', () => { sound.on = $('sound').checked; if (sound.on) sound.tick(); });
   $('new-game').addEventListener('click', () => control(() => startGame('startpos')));
   $('rematch').addEventListener('click', () => control(() => startGame(state.base)));
-  $('swap-rematch').addEventListener('click', () => control(async () => {
-    state.human = state.human === 'N' ? 'S' : 'N';
-    await startGame(state.base);
-  }));
+  $('swap-rematch').addEventListener('click', () => control(() =>
+    startAs(state.human === 'N' ? 'S' : 'N', state.base)));
   $('end-close').addEventListener('click', () => { state.endClosed = true; render(); });
   $('undo').addEventListener('click', () => control(() => undo()));
   $('swap').addEventListener('click', () => control(async () => {
@@ -917,9 +930,7 @@ function wire() {
     const board = current().text.split('-');
     const n = games.get(state.variant).pits;
     board[2 * n + 2] = take === 'S' ? 'N' : 'S';
-    state.human = take;
-    setAuto(false);
-    await startGame(`fen ${board.join('-')}`);
+    await startAs(take, `fen ${board.join('-')}`);
     $('side-play').hidden = true;
   }));
   $('restart').addEventListener('click', () => restartEngine());

@@ -1175,6 +1175,37 @@ fn the_engine_plays_on_its_clock_and_a_flag_ends_the_game() {
         page.text("document.querySelector('#player-bottom .clock').textContent"),
         "1:00"
     );
+    // Swap sides and rematch: the person is North, at the bottom, and the engine opens as South.
+    page.click(".pit.legal");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves.split(' ').length === 2 && \
+         document.body.dataset.state === 'idle'",
+        LONG,
+        "a move and the engine's answer",
+    );
+    page.eval("window.mancalaBoard.state.clock.left[0] = 300");
+    page.wait_for(
+        "document.body.dataset.state === 'over'",
+        LONG,
+        "the flag again",
+    );
+    page.click("#swap-rematch");
+    page.wait_for(
+        "document.body.dataset.human === 'N' && \
+         document.getElementById('moves').dataset.moves.split(' ').filter(m => m).length === 1 \
+         && document.body.dataset.state === 'idle'",
+        LONG,
+        "the swapped rematch, the engine's first move",
+    );
+    assert!(
+        page.text("document.querySelector('#player-bottom .name').textContent")
+            .starts_with("You · North")
+    );
+    check_board(
+        &mut page,
+        Variant::MangalaII,
+        Position::start(Variant::MangalaII),
+    );
 }
 
 #[test]
