@@ -5,7 +5,7 @@
 # The signature lives in tests/data/bench-signature; a change that alters search behaviour on
 # purpose updates it (--update-signature) and names the new value in its commit message.
 # --update-transcripts rewrites tests/transcripts/*.out from the release binary (timing fields
-# read N, as tests/protocol.rs compares them): review the diff before committing it.
+# read N, as tests/cli/protocol.rs compares them): review the diff before committing it.
 set -euo pipefail
 update=false
 case "${1:-}" in
@@ -27,7 +27,7 @@ esac
 cd "$(dirname "$0")/.."
 echo "== perft data and protocol transcripts"
 cargo test --profile ci --quiet -p mancala-rules --test perft
-cargo test --profile ci --quiet -p mancala --test protocol
+cargo test --profile ci --quiet -p mancala --test cli protocol::
 echo "== bench signature"
 cargo build --release --quiet -p mancala --bin mancala-engine
 nodes=$(target/release/mancala-engine bench 2>/dev/null | sed -n 's/^Nodes searched: //p')

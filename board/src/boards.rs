@@ -3,7 +3,9 @@
 use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command as Program, Stdio};
+
+use mancala_protocol::Command;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -92,7 +94,7 @@ fn deliver(outbox: &Mutex<Outbox>, pid: u32, message: Message) {
 
 impl Board {
     fn start_engine(engine: &EngineCommand, outbox: Arc<Mutex<Outbox>>) -> std::io::Result<Engine> {
-        let mut child = Command::new(&engine.program)
+        let mut child = Program::new(&engine.program)
             .args(&engine.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -136,14 +138,14 @@ impl Board {
 
     /// Sends one (checked) line to the engine from the page's connection `connection`: refused
     /// if another connection has taken the board over, or if it is a `go` while a search runs.
-    pub fn send(&self, connection: u64, line: &str) -> Result<(), String> {
+    pub fn send(&self, connection: u64, command: &Command) -> Result<(), String> {
         let mut engine = self.engine.lock().unwrap_or_else(|p| p.into_inner());
         {
             let mut outbox = self.outbox.lock().unwrap_or_else(|p| p.into_inner());
             if outbox.connection != connection {
                 return Err("another connection has taken this board over".into());
             }
-            if line.starts_with("go ") && engine.is_some() {
+            if matches!(command, Command::Go(_)) && engine.is_some() {
                 if outbox.searching {
                     return Err("the engine is already thinking: stop it first".into());
                 }
@@ -153,7 +155,7 @@ impl Board {
         let Some(engine) = engine.as_mut() else {
             return Err("the engine is not running: restart it".into());
         };
-        writeln!(engine.stdin, "{line}")
+        writeln!(engine.stdin, "{command}")
             .and_then(|()| engine.stdin.flush())
             .map_err(|e| format!("the engine does not take input ({e}): restart it"))
     }

@@ -446,7 +446,7 @@ fn session(stream: TcpStream, board: &Arc<Board>) {
                 let (request, outcome) = match commands::numbered(text.as_str()) {
                     Ok((number, line)) => (
                         number.to_string(),
-                        commands::check(line).and_then(|line| board.send(connection, line)),
+                        commands::check(line).and_then(|command| board.send(connection, &command)),
                     ),
                     Err(why) => ("-".to_string(), Err(why)),
                 };

@@ -1257,11 +1257,16 @@ fn controls_at_random_moments_of_every_game_and_of_restarts() {
             .wrapping_add(1442695040888963407);
         (seed >> 33) % n
     };
+    // Two rounds a game in the suite; `BOARD_RANDOM_ROUNDS=20` (say) for a long run.
+    let rounds: u32 = std::env::var("BOARD_RANDOM_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(2);
     for variant in Variant::ALL {
         switch_to(&mut page, variant);
         let start = Position::start(variant);
         page.choose("movetime", if next(2) == 0 { "50" } else { "200" });
-        for round in 0..4 {
+        for round in 0..rounds {
             person_plays_south(&mut page);
             if page.text("document.body.dataset.state") == "over" {
                 page.click("#new-game");

@@ -7,22 +7,36 @@
 
 use std::io::{Cursor, Write};
 
-use mancala_engine::protocol::input::{InputLine, read_line};
-use mancala_engine::protocol::parser::parse_line;
+use mancala_protocol::input::{InputLine, read_line};
+use mancala_protocol::{Reply, parse_line};
 use mancala_rules::{Game, LastFourRule, Position, Side, Variant};
 
-/// Bytes through the line reader and the nom command parser: every line is a command, nothing,
-/// or an error with a message.
+/// Bytes through the line reader, the nom command parser and the reply parser: every line is a
+/// command, nothing, or an error with a message; a command written back reads as itself; a
+/// line read as a reply writes back as one that reads the same.
 pub fn command_line(data: &[u8]) {
     let mut reader = Cursor::new(data);
     while let Ok(Some(line)) = read_line(&mut reader) {
         if let InputLine::Text(text) = line {
             assert!(!text.contains('\n'), "a line holds no line end");
-            if let Err(error) = parse_line(&text) {
-                assert!(
+            match parse_line(&text) {
+                Ok(Some(command)) => {
+                    let written = command.to_string();
+                    assert_eq!(
+                        parse_line(&written),
+                        Ok(Some(command)),
+                        "'{text}' written as '{written}'"
+                    );
+                }
+                Ok(None) => {}
+                Err(error) => assert!(
                     !error.to_string().is_empty(),
                     "every error says what was wrong"
-                );
+                ),
+            }
+            if let Ok(reply) = Reply::parse(&text) {
+                let written = reply.to_string();
+                assert_eq!(Reply::parse(&written), Ok(reply), "'{text}' as '{written}'");
             }
         }
     }
@@ -100,5 +114,5 @@ pub fn session(data: &[u8]) {
         .flatten()
         .copied()
         .collect();
-    mancala_engine::protocol::run(Cursor::new(kept), Sink);
+    mancala_engine::daemon::run(Cursor::new(kept), Sink);
 }

@@ -14,7 +14,7 @@ pub struct Bench {}
 
 impl Bench {
     pub fn run(self) -> Result<(), String> {
-        mancala_engine::protocol::run(Cursor::new("bench\n"), io::stdout());
+        mancala_engine::daemon::run(Cursor::new("bench\n"), io::stdout());
         Ok(())
     }
 }

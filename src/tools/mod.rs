@@ -15,11 +15,11 @@ mod tune;
 use mancala_platform::signals as interrupt;
 
 use std::ffi::OsString;
-use std::io::{self, BufReader};
+use std::io::{self, BufReader, IsTerminal};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use mancala_engine::protocol::reply::{ENGINE_NAME, ENGINE_VERSION};
+use mancala_engine::daemon::reply::{ENGINE_NAME, ENGINE_VERSION};
 use mancala_rules::Variant;
 
 /// A rules engine and protocol daemon for two-row mancala games.
@@ -100,7 +100,14 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     }
     let result = match cli.tool {
         None => {
-            mancala_engine::protocol::run(BufReader::new(io::stdin()), io::stdout());
+            // A person at a terminal is told what this is and how to go on; a program reading
+            // the replies gets protocol lines only (stderr, and only for a terminal).
+            if io::stdin().is_terminal() {
+                eprintln!(
+                    "{ENGINE_NAME} {ENGINE_VERSION}: type 'help' for the commands, 'quit' to leave"
+                );
+            }
+            mancala_engine::daemon::run(BufReader::new(io::stdin()), io::stdout());
             Ok(())
         }
         Some(Tool::Bench(tool)) => tool.run(),

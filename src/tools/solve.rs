@@ -9,11 +9,10 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use mancala_engine::solve::{
-    LineEnd, MAX_SOLVE_PLY, MAX_SOLVER_TABLE_MIB, ProbeAnswer, Solution, SolveLimits, Solver,
-    SolverTable,
+    LineEnd, MAX_SOLVE_PLY, MAX_SOLVER_TABLE_MIB, ProbeAnswer, SecondProof, Solution, SolveLimits,
+    Solver, SolverTable, ValueQuery, VerifyError,
 };
-use mancala_rules::{LastFourRule, Position, Spec, Variant};
-use mancala_tablebase::Tablebases;
+use mancala_rules::{LastFourRule, Position, Variant};
 
 /// Prove the solved value of a position by search.
 ///
@@ -96,14 +95,6 @@ enum Found {
 /// The first node budget of a probe, per thread: ten to twenty seconds' search, more than the
 /// hardest probe of the README's examples takes (so they are searched as without budgets).
 const DEFAULT_PROBE_BUDGET: u64 = 1 << 26;
-
-/// What a second proof found.
-struct Verified {
-    nodes: u64,
-    seconds: f64,
-    /// Positions of the line within the tables, solved again without them.
-    table_checks: usize,
-}
 
 /// What the probes have proven so far: the value is in `lo..=hi`.
 #[derive(Clone, Copy, Debug)]
@@ -232,7 +223,7 @@ impl Solve {
                             Some((lo, _)) if lo >= bound => Ok(true),
                             Some((_, hi)) if hi < bound => Ok(false),
                             _ => solver
-                                .value_within(&[], &pos, (bound - 1, bound), None, &mut report)
+                                .query(&pos, ValueQuery::default().within(bound - 1, bound).reporting(&mut report))
                                 .map(|clamped| clamped >= bound),
                         };
                         return (answer.map(Found::AtLeast), solver.nodes(), None);
@@ -240,22 +231,35 @@ impl Solve {
                     // Within known bounds, the value clamped to them is the value.
                     let value = match known {
                         Some((lo, hi)) if lo == hi => Ok(lo),
-                        Some(window) => solver.value_within(&[], &pos, window, None, &mut report),
-                        None => solver.value_with(&pos, None, &mut report),
+                        Some((lo, hi)) => solver.query(&pos, ValueQuery::default().within(lo, hi).reporting(&mut report)),
+                        None => solver.query(&pos, ValueQuery::default().reporting(&mut report)),
                     };
                     let nodes = solver.nodes();
                     let solution = value.and_then(|value| solver.solve_from(&pos, value));
                     drop(solver);
                     drop(table);
                     let verified = match (&solution, verify) {
-                        (Ok(solution), true) => Some(verify_solution::<S>(
-                            &pos,
-                            solution,
-                            hash,
-                            tablebases.as_ref(),
-                            limits,
-                            !proof_numbers,
-                        )),
+                        (Ok(solution), true) => Some(
+                            mancala_engine::solve::verify::<S>(
+                                &pos,
+                                solution,
+                                hash,
+                                tablebases.as_ref(),
+                                limits,
+                                if proof_numbers {
+                                    SecondProof::OtherOrder
+                                } else {
+                                    SecondProof::ProofNumbers
+                                },
+                            )
+                            .map_err(|e| match e {
+                                VerifyError::Stopped => super::interrupt::received().map_or(
+                                    "the verification was stopped by the limits".to_string(),
+                                    |signal| format!("the verification was stopped by {signal}"),
+                                ),
+                                other => other.to_string(),
+                            }),
+                        ),
                         _ => None,
                     };
                     (solution.map(Found::Value), nodes, verified)
@@ -386,71 +390,6 @@ impl Solve {
         }
         Ok(())
     }
-}
-
-/// Proves `solution`'s value of `pos` again another way (see `--verify`): by proof numbers if
-/// `by_proof_numbers`, else by alpha-beta in the other order. Checks that its line is legal,
-/// and solves each position of the line within the tables again without them.
-fn verify_solution<S: Spec>(
-    pos: &Position,
-    solution: &Solution,
-    hash: usize,
-    tablebases: Option<&Tablebases>,
-    limits: SolveLimits,
-    by_proof_numbers: bool,
-) -> Result<Verified, String> {
-    let started = Instant::now();
-    let rule = LastFourRule::default();
-    let value = solution.value;
-    let stopped = |_| {
-        super::interrupt::received().map_or(
-            "the verification was stopped by the limits".to_string(),
-            |signal| format!("the verification was stopped by {signal}"),
-        )
-    };
-    let table = SolverTable::new(hash);
-    let mut solver = Solver::<S>::new(&table, tablebases, rule, limits);
-    solver = if by_proof_numbers {
-        solver.with_proof_numbers(hash)
-    } else {
-        solver.with_other_order()
-    };
-    let at_least = solver.at_least(pos, value).map_err(stopped)?;
-    let above = solver.at_least(pos, value + 1).map_err(stopped)?;
-    if !at_least || above {
-        return Err(format!(
-            "the verification disagrees: the second proof finds the value {} {value}",
-            if at_least { "above" } else { "below" }
-        ));
-    }
-    let nodes = solver.nodes();
-    drop(solver);
-    drop(table);
-    let mut line_pos = *pos;
-    let mut table_checks = 0;
-    let small = SolverTable::new(64);
-    for (ply, &mv) in solution.pv.iter().enumerate() {
-        line_pos
-            .play(mv)
-            .map_err(|e| format!("the line is not legal: move {} ({mv}): {e}", ply + 1))?;
-        let Some(in_tables) = tablebases.and_then(|tb| tb.probe_with(&line_pos, rule)) else {
-            continue;
-        };
-        let mut searcher = Solver::<S>::new(&small, None, rule, limits);
-        let searched = searcher.value(&line_pos, None).map_err(stopped)?;
-        if searched != in_tables {
-            return Err(format!(
-                "the tables give {line_pos} the value {in_tables}, a search without them \
-                 {searched}"
-            ));
-        }
-        table_checks += 1;
-    }
-    Ok(Verified {
-        nodes,
-        seconds: started.elapsed().as_secs_f64(),
-        table_checks,
-    })
 }
 
 /// Prints a progress line every `every` until `done`: time, nodes, speed and the bounds proven.

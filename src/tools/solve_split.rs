@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use clap::Args;
 use mancala_engine::solve::split::{JobResult, Plan, parse_results, results_header};
-use mancala_engine::solve::{MAX_SOLVER_TABLE_MIB, SolveLimits, Solver, SolverTable};
+use mancala_engine::solve::{MAX_SOLVER_TABLE_MIB, SolveLimits, Solver, SolverTable, ValueQuery};
 use mancala_rules::{LastFourRule, Position, Variant};
 
 /// Split a solve into independent jobs: the positions a fixed number of plies from the root.
@@ -171,7 +171,7 @@ impl SolveJob {
                         let (started, nodes_before) = (Instant::now(), solver.nodes());
                         let window = plan.job_window(index).unwrap_or((i32::MIN, i32::MAX));
                         let value = solver
-                            .value_within(&job.line, &job.position, window, None, &mut |_| {})
+                            .query(&job.position, ValueQuery::default().in_line(&job.line).within(window.0, window.1))
                             .map_err(|_| {
                                 let by = super::interrupt::received().unwrap_or("a limit");
                                 format!(

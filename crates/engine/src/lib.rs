@@ -11,15 +11,15 @@
 //!   through callbacks;
 //! - [`engine`]: the facade a front end talks to: it owns the game, the options and the job
 //!   running in the background (a search, a perft or the bench);
-//! - [`protocol`]: the line protocol of `protocol.md` (in the repository): lines parsed with
-//!   nom into a typed [`protocol::command::Command`], run on the engine, and every reply
-//!   formatted in one place. It is the only part that writes to its output.
+//! - [`daemon`]: the line protocol (`mancala-protocol`'s commands and replies) run on the engine:
+//!   lines read, dispatched by the table of commands, and every reply built in one place. It is
+//!   the only part that writes to its output.
 //!
-//! A daemon is one call: `mancala_engine::protocol::run(stdin, stdout)`.
+//! A daemon is one call: `mancala_engine::daemon::run(stdin, stdout)`.
 
+pub mod daemon;
 pub mod engine;
 pub mod eval;
 mod node;
-pub mod protocol;
 pub mod search;
 pub mod solve;

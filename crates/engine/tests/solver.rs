@@ -7,7 +7,7 @@ use mancala_engine::search::{
     Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome, TranspositionTable,
     search,
 };
-use mancala_engine::solve::{ProbeAnswer, SolveLimits, Solver, SolverTable};
+use mancala_engine::solve::{ProbeAnswer, SolveLimits, Solver, SolverTable, ValueQuery};
 use mancala_rules::{Game, LastFourRule, Move, OwnEnd, Position, SplitMix64, Variant};
 
 use mancala_testkit::naive_solver::{naive_move_values, naive_value};
@@ -208,8 +208,8 @@ fn positions_that_differ_only_in_captures_differ_by_their_margins() {
                         LastFourRule::default(),
                         SolveLimits::NONE,
                     );
-                    let first = solver.value(&pos, None).unwrap();
-                    let second = solver.value(&other, None).unwrap();
+                    let first = solver.value(&pos).unwrap();
+                    let second = solver.value(&other).unwrap();
                     let fresh = SolverTable::new(4);
                     let alone = Solver::<S>::new(
                         &fresh,
@@ -217,7 +217,7 @@ fn positions_that_differ_only_in_captures_differ_by_their_margins() {
                         LastFourRule::default(),
                         SolveLimits::NONE,
                     )
-                    .value(&other, None)
+                    .value(&other)
                     .unwrap();
                     assert_eq!(second, alone, "{variant} {other_text} after {text}");
                     // Where the rules look at the captures, positions keep them in their key.
@@ -230,7 +230,7 @@ fn positions_that_differ_only_in_captures_differ_by_their_margins() {
                     }
                     for (lo, hi) in [(first - 1, first), (first, first + 1), (first - 3, first + 2)] {
                         let within = solver
-                            .value_within(&[], &pos, (lo, hi), None, &mut |_| {})
+                            .query(&pos, ValueQuery::default().within(lo, hi))
                             .unwrap();
                         assert_eq!(within, first.clamp(lo, hi), "{variant} {text} in {lo}..={hi}");
                     }
@@ -481,7 +481,7 @@ fn probes_out_of_budget_come_back_with_more_and_prove_the_same_value() {
                         if proof_numbers {
                             solver = solver.with_proof_numbers(1);
                         }
-                        solver.value_with(&pos, None, &mut |probe| answers.push(probe))
+                        solver.query(&pos, ValueQuery::default().reporting(&mut |probe| answers.push(probe)))
                     });
                     let how =
                         format!("{text} (proof numbers: {proof_numbers}, threads: {threads})");
@@ -589,7 +589,7 @@ fn two_threads_split_a_proof_between_them() {
                 let mut solver =
                     Solver::<S>::new(&table, None, LastFourRule::default(), SolveLimits::NONE)
                         .with_threads(threads);
-                let value = solver.value(&pos, None).unwrap();
+                let value = solver.value(&pos).unwrap();
                 (value, solver.nodes())
             })
         };
@@ -624,7 +624,7 @@ fn the_line_after_a_proof_starts_from_the_move_that_proved_it() {
                     Solver::<S>::new(&table, None, rule, SolveLimits::NONE).with_probe_budget(64);
                 let mut last = None;
                 let value = solver
-                    .value_with(&pos, None, &mut |probe| last = Some(probe.answer))
+                    .query(&pos, ValueQuery::default().reporting(&mut |probe| last = Some(probe.answer)))
                     .unwrap();
                 let before = solver.nodes();
                 let solution = solver.solve_from(&pos, value).unwrap();

@@ -1,7 +1,8 @@
 //! An engine running as a child process, spoken to over pipes with deadlines on every answer.
 
+use mancala_protocol::{Command, Dialect, Id, Reply};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command as Program, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
@@ -40,7 +41,7 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts the engine and does the `uci` handshake; then sends the spec's options.
     pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<EngineProcess, Fault> {
-        let mut child = Command::new(&spec.command)
+        let mut child = Program::new(&spec.command)
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -60,31 +61,32 @@ impl EngineProcess {
             lines,
             id_name: None,
         };
-        engine.send("uci")?;
+        engine.send(&Command::Handshake(Dialect::Uci))?;
         let deadline = Instant::now() + timeout;
         loop {
             let line = engine.receive(deadline, "uciok")?;
-            let text = line.text.trim();
-            if text == "uciok" {
-                break;
-            }
-            if let Some(name) = text.strip_prefix("id name ") {
-                engine.id_name = Some(name.trim().to_string());
+            match Reply::parse(&line.text) {
+                Ok(Reply::HandshakeOk(_)) => break,
+                Ok(Reply::Id(Id::Name(name))) => engine.id_name = Some(name),
+                _ => {}
             }
         }
         for (name, value) in &spec.options {
-            engine.send(&format!("setoption name {name} value {value}"))?;
+            engine.send(&Command::SetOption {
+                name: name.clone(),
+                value: Some(value.clone()),
+            })?;
         }
         Ok(engine)
     }
 
-    /// Sends one line.
-    pub fn send(&mut self, line: &str) -> Result<(), Fault> {
+    /// Sends one command (as its line).
+    pub fn send(&mut self, command: &Command) -> Result<(), Fault> {
         let stdin = self
             .stdin
             .as_mut()
             .ok_or_else(|| Fault::Crashed("its input is closed".into()))?;
-        writeln!(stdin, "{line}")
+        writeln!(stdin, "{command}")
             .and_then(|()| stdin.flush())
             .map_err(|_| self.crashed())
     }
@@ -103,9 +105,9 @@ impl EngineProcess {
 
     /// Sends `isready` and waits for `readyok`, skipping other lines.
     pub fn sync(&mut self, timeout: Duration) -> Result<(), Fault> {
-        self.send("isready")?;
+        self.send(&Command::IsReady)?;
         let deadline = Instant::now() + timeout;
-        while self.receive(deadline, "readyok")?.text.trim() != "readyok" {}
+        while Reply::parse(&self.receive(deadline, "readyok")?.text) != Ok(Reply::ReadyOk) {}
         Ok(())
     }
 
@@ -124,7 +126,7 @@ impl EngineProcess {
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
-        let _ = self.send("quit");
+        let _ = self.send(&Command::Quit);
         self.stdin = None;
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {

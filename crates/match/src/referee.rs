@@ -2,6 +2,7 @@
 
 use std::time::{Duration, Instant};
 
+use mancala_protocol::{Command, Info, Limits, PositionBase, Reply};
 use mancala_rules::{Ending, Game, GameResult, LastFourRule, Move, Side, Variant};
 
 use super::config::{EngineSpec, TimeControl};
@@ -49,22 +50,26 @@ impl Seat {
     fn prepare(&mut self, setup: &GameSetup) -> Result<&mut EngineProcess, Fault> {
         if self.process.is_none() {
             let mut engine = EngineProcess::start(&self.spec, setup.answer_timeout)?;
+            let set = |name: &str, value: String| Command::SetOption {
+                name: name.to_string(),
+                value: Some(value),
+            };
             if let Some(path) = &setup.game_file {
-                engine.send(&format!("setoption name GameFile value {}", path.display()))?;
+                engine.send(&set("GameFile", path.display().to_string()))?;
             }
-            engine.send(&format!("setoption name Variant value {}", setup.variant))?;
+            engine.send(&set("Variant", setup.variant.to_string()))?;
             if setup.variant.rules().tracks_four_holders()
                 && setup.last_four_rule != LastFourRule::default()
             {
-                engine.send(&format!(
-                    "setoption name AnywoliLastFour value {}",
-                    setup.last_four_rule.name()
+                engine.send(&set(
+                    "AnywoliLastFour",
+                    setup.last_four_rule.name().to_string(),
                 ))?;
             }
             self.process = Some(engine);
         }
         let engine = self.process.as_mut().expect("started above");
-        engine.send("ucinewgame")?;
+        engine.send(&Command::NewGame)?;
         engine.sync(setup.answer_timeout)?;
         Ok(engine)
     }
@@ -82,23 +87,11 @@ struct Thinking {
 }
 
 impl Thinking {
-    fn read_info(&mut self, line: &str) {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if words.first() != Some(&"info") {
-            return;
-        }
-        for (i, pair) in words.windows(2).enumerate() {
-            match pair[0] {
-                "depth" => self.depth = pair[1].parse().ok().or(self.depth),
-                "score" => {
-                    if let (Some(kind @ ("cp" | "mate")), Some(value)) =
-                        (words.get(i + 1).copied(), words.get(i + 2))
-                    {
-                        self.score = Some(format!("{kind} {value}"));
-                    }
-                }
-                _ => {}
-            }
+    /// The last depth and score said so far.
+    fn read_info(&mut self, info: &Info) {
+        self.depth = info.depth.or(self.depth);
+        if let Some(score) = info.score {
+            self.score = Some(score.to_string());
         }
     }
 }
@@ -195,7 +188,7 @@ pub fn play_game(
         TimeControl::Clock { initial, .. } => initial,
         _ => Duration::ZERO,
     });
-    let base = format!("position fen {}", opening.base);
+    let base = PositionBase::PositionString(opening.base.to_string());
     loop {
         if let Some(ending) = game.ending() {
             return finish(&game, plies, &seats, End::Rules(ending));
@@ -207,14 +200,10 @@ pub fn play_game(
             return finish(&game, plies, &seats, End::PlyCap);
         }
         let side = game.position().side_to_move();
-        let mut position = base.clone();
-        if game.moves().len() > 0 {
-            position.push_str(" moves");
-            for mv in game.moves() {
-                position.push(' ');
-                position.push_str(&mv.to_string());
-            }
-        }
+        let position = Command::Position {
+            base: base.clone(),
+            moves: game.moves().collect(),
+        };
         // As tournament managers do, the engine that waits hears the position too.
         let waiting = &mut seats[side.opponent().index()];
         if let Some(engine) = waiting.process.as_mut()
@@ -276,7 +265,7 @@ fn fault_termination(side: Side, fault: Fault) -> Termination {
 fn ask_for_move(
     setup: &GameSetup,
     seat: &mut Seat,
-    position: &str,
+    position: &Command,
     side: Side,
     clocks: &[Duration; 2],
 ) -> Answer {
@@ -289,21 +278,39 @@ fn ask_for_move(
                     TimeControl::Clock { increment, .. } => (clocks[s.index()], increment),
                     _ => (clocks[side.index()], increment),
                 });
+            let ms = |d: Duration| d.as_millis() as u64;
             (
-                format!(
-                    "go p1time {} p2time {} p1inc {} p2inc {}",
-                    south.0.as_millis(),
-                    north.0.as_millis(),
-                    south.1.as_millis(),
-                    north.1.as_millis()
-                ),
+                Limits {
+                    time: [Some(ms(south.0)), Some(ms(north.0))],
+                    inc: [ms(south.1), ms(north.1)],
+                    ..Limits::default()
+                },
                 Some(clocks[side.index()]),
             )
         }
-        TimeControl::MoveTime(t) => (format!("go movetime {}", t.as_millis()), Some(t)),
-        TimeControl::Depth(d) => (format!("go depth {d}"), None),
-        TimeControl::Nodes(n) => (format!("go nodes {n}"), None),
+        TimeControl::MoveTime(t) => (
+            Limits {
+                movetime: Some(t.as_millis() as u64),
+                ..Limits::default()
+            },
+            Some(t),
+        ),
+        TimeControl::Depth(d) => (
+            Limits {
+                depth: Some(d),
+                ..Limits::default()
+            },
+            None,
+        ),
+        TimeControl::Nodes(n) => (
+            Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            },
+            None,
+        ),
     };
+    let go = Command::Go(go);
     let sent = engine.send(position).and_then(|()| engine.send(&go));
     if let Err(fault) = sent {
         seat.drop_process();
@@ -322,7 +329,7 @@ fn ask_for_move(
                 // can stay for the next game.
                 late = true;
                 deadline = Instant::now() + STOP_GRACE;
-                if engine.send("stop").is_ok() {
+                if engine.send(&Command::Stop).is_ok() {
                     continue;
                 }
                 seat.drop_process();
@@ -342,46 +349,46 @@ fn ask_for_move(
                 return Answer::Lost(fault_termination(side, fault));
             }
         };
-        let words: Vec<&str> = line.text.split_whitespace().collect();
-        match words.first() {
-            Some(&"info") => thinking.read_info(&line.text),
-            Some(&"bestmove") => {
-                let think = line.at.saturating_duration_since(started);
-                if late {
-                    return Answer::Lost(match allowed {
-                        Some(_) => Termination::TimeForfeit { side },
-                        None => Termination::Hang {
-                            side,
-                            detail: format!(
-                                "no bestmove within {} ms",
-                                setup.answer_timeout.as_millis()
-                            ),
-                        },
-                    });
-                }
-                if allowed.is_some_and(|t| think > t + setup.time_margin) {
-                    return Answer::Lost(Termination::TimeForfeit { side });
-                }
-                let Some(&name) = words.get(1) else {
-                    return Answer::Lost(Termination::IllegalMove {
-                        side,
-                        detail: "bestmove without a move".into(),
-                    });
-                };
-                return match name.parse::<Move>() {
-                    Ok(mv) => Answer::Move {
-                        mv,
-                        think,
-                        thinking,
-                    },
-                    Err(e) => Answer::Lost(Termination::IllegalMove {
-                        side,
-                        detail: e.to_string(),
-                    }),
-                };
-            }
-            _ => {}
+        let reply = Reply::parse(&line.text);
+        let is_bestmove = matches!(reply, Ok(Reply::BestMove(_)))
+            || line.text.split_whitespace().next() == Some("bestmove");
+        if let Ok(Reply::Info(info)) = &reply {
+            thinking.read_info(info);
         }
+        if !is_bestmove {
+            continue;
+        }
+        let think = line.at.saturating_duration_since(started);
+        if late {
+            return Answer::Lost(match allowed {
+                Some(_) => Termination::TimeForfeit { side },
+                None => Termination::Hang {
+                    side,
+                    detail: format!("no bestmove within {} ms", setup.answer_timeout.as_millis()),
+                },
+            });
+        }
+        if allowed.is_some_and(|t| think > t + setup.time_margin) {
+            return Answer::Lost(Termination::TimeForfeit { side });
+        }
+        return match reply {
+            Ok(Reply::BestMove(best)) => match best.best {
+                Some(mv) => Answer::Move {
+                    mv,
+                    think,
+                    thinking,
+                },
+                None => Answer::Lost(Termination::IllegalMove {
+                    side,
+                    detail: "bestmove (none) in a position with legal moves".into(),
+                }),
+            },
+            Err(malformed) => Answer::Lost(Termination::IllegalMove {
+                side,
+                detail: malformed.why,
+            }),
+            Ok(_) => unreachable!("a bestmove line reads as a bestmove or an error"),
+        };
     }
 }
 
@@ -389,15 +396,24 @@ fn ask_for_move(
 mod tests {
     use super::*;
 
+    fn info(line: &str) -> Info {
+        match Reply::parse(line) {
+            Ok(Reply::Info(info)) => info,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
     #[test]
     fn info_lines_give_depth_and_score() {
         let mut thinking = Thinking::default();
-        thinking.read_info("info depth 9 seldepth 14 score cp -250 nodes 10 pv A b");
+        thinking.read_info(&info(
+            "info depth 9 seldepth 14 score cp -250 nodes 10 pv A b",
+        ));
         assert_eq!(thinking.depth, Some(9));
         assert_eq!(thinking.score.as_deref(), Some("cp -250"));
-        thinking.read_info("info depth 10 score mate 7 pv A");
+        thinking.read_info(&info("info depth 10 score mate 7 pv A"));
         assert_eq!(thinking.score.as_deref(), Some("mate 7"));
-        thinking.read_info("info string depth x");
+        thinking.read_info(&info("info nodes 5"));
         assert_eq!(thinking.depth, Some(10));
     }
 }

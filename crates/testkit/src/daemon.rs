@@ -1,10 +1,14 @@
-//! The real engine binary as a test drives it: stdin held open, lines read with deadlines.
+//! The real engine binary as a test drives it: stdin held open, lines read with deadlines, and
+//! every line it sends checked against the protocol's replies (a line that starts like a reply
+//! but does not follow its form fails the test that reads it).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command as Program, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
+
+use mancala_protocol::{BestMove, Command, Reply};
 
 pub struct Daemon {
     child: Child,
@@ -35,7 +39,7 @@ impl Daemon {
 
     /// Starts the engine `program`.
     pub fn start_program(program: &Path) -> Daemon {
-        let mut child = Command::new(program)
+        let mut child = Program::new(program)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -47,6 +51,11 @@ impl Daemon {
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { return };
+                if let Err(malformed) = Reply::parse(&line) {
+                    // Sent in place of the line, so that the test reading it fails.
+                    let _ = sender.send(format!("malformed reply {malformed}"));
+                    return;
+                }
                 if sender.send(line).is_err() {
                     return;
                 }
@@ -63,6 +72,21 @@ impl Daemon {
         let stdin = self.stdin.as_mut().expect("input still open");
         writeln!(stdin, "{line}").unwrap();
         stdin.flush().unwrap();
+    }
+
+    /// Sends a typed command, as the protocol writes it.
+    pub fn command(&mut self, command: &Command) {
+        self.send(&command.to_string());
+    }
+
+    /// Reads up to `bestmove` (within `limit`): the lines before it, and the move.
+    pub fn best_move(&self, limit: Duration) -> (Vec<String>, BestMove) {
+        let mut lines = self.until("bestmove", limit);
+        let last = lines.pop().expect("until returns the bestmove line");
+        match Reply::parse(&last) {
+            Ok(Reply::BestMove(best)) => (lines, best),
+            other => panic!("'{last}' is not a bestmove line: {other:?}"),
+        }
     }
 
     /// Sends raw bytes (line ends included), as they are.

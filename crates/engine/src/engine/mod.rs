@@ -34,15 +34,8 @@ const JOB_STACK_BYTES: usize = 64 * 1024 * 1024;
 /// The solver's table, kept through a game (small endgames are solved again move after move).
 const SOLVER_TABLE_MIB: usize = 32;
 
-/// Where a `position` command starts from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PositionBase {
-    StartPos,
-    /// A position string (RULES.md, "Position strings"), not yet validated.
-    PositionString(String),
-    /// Mangala IV's random deal from a seed.
-    Random(u64),
-}
+/// Where a `position` command starts from (the protocol's type).
+pub use mancala_protocol::PositionBase;
 
 /// Why an engine command was refused; the engine is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,7 +126,7 @@ impl fmt::Display for EngineError {
                 value,
                 min,
                 max,
-            } => write!(f, "{option} {value} is out of range ({min} to {max})"),
+            } => f.write_str(&options::out_of_range(option, value, *min, *max)),
             EngineError::OutOfMemory { mib } => {
                 write!(
                     f,
@@ -205,16 +198,24 @@ pub enum PerftEvent {
 
 /// A fault that only a test switches on, to check that the daemon survives a bug of its own:
 /// `MANCALA_ENGINE_FAULT=<search|perft|bench|side|command>` makes that job (or, for `command`,
-/// the `eval` command) panic.
+/// the `eval` command) panic. Compiled in only with the feature `fault-injection`, which the
+/// workspace's tests turn on (a dev-dependency) and release builds leave off.
+#[cfg(feature = "fault-injection")]
 static INJECTED_FAULT: std::sync::LazyLock<Option<String>> =
     std::sync::LazyLock::new(|| std::env::var("MANCALA_ENGINE_FAULT").ok());
 
 /// Panics if a test asked for a fault in `place`.
+#[cfg(feature = "fault-injection")]
 pub fn injected_fault(place: &str) {
     if INJECTED_FAULT.as_deref() == Some(place) {
         panic!("a fault injected by a test ({place})");
     }
 }
+
+/// Without the feature `fault-injection`, nothing.
+#[cfg(not(feature = "fault-injection"))]
+#[inline(always)]
+pub fn injected_fault(_place: &str) {}
 
 /// The message of a panic's payload.
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -314,21 +315,6 @@ impl Default for Engine {
     }
 }
 
-/// `value` within the range [`options::OPTIONS`] gives `option`.
-fn check_range(option: &'static str, value: u64) -> Result<(), EngineError> {
-    let (min, max) = options::range(option);
-    if (min..=max).contains(&value) {
-        Ok(())
-    } else {
-        Err(EngineError::OutOfRange {
-            option,
-            value,
-            min,
-            max,
-        })
-    }
-}
-
 impl Engine {
     /// A new engine on the default variant's start position.
     pub fn new() -> Engine {
@@ -397,7 +383,7 @@ impl Engine {
 
     /// Resizes the hash table (its contents are lost); on failure the old table stays.
     pub fn set_hash(&mut self, mib: u64) -> Result<(), EngineError> {
-        check_range("Hash", mib)?;
+        options::HASH.check(mib)?;
         let current_mib = (self.table.bytes() >> 20) as u64;
         if let Some(available) = available_memory_mib()
             && mib > available + current_mib
@@ -425,19 +411,19 @@ impl Engine {
     }
 
     pub fn set_threads(&mut self, threads: u64) -> Result<(), EngineError> {
-        check_range("Threads", threads)?;
+        options::THREADS.check(threads)?;
         self.options.threads = threads as usize;
         Ok(())
     }
 
     pub fn set_multipv(&mut self, lines: u64) -> Result<(), EngineError> {
-        check_range("MultiPV", lines)?;
+        options::MULTIPV.check(lines)?;
         self.options.multipv = lines as usize;
         Ok(())
     }
 
     pub fn set_move_overhead(&mut self, ms: u64) -> Result<(), EngineError> {
-        check_range("Move Overhead", ms)?;
+        options::MOVE_OVERHEAD.check(ms)?;
         self.options.move_overhead_ms = ms;
         Ok(())
     }

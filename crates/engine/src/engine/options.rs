@@ -6,6 +6,7 @@
 use super::{Engine, EngineError, TablebaseReport};
 use crate::search::Strategy;
 use crate::search::tt::MAX_HASH_MIB;
+use mancala_protocol::{OptionKind, UciOption};
 use mancala_rules::{LastFourRule, Variant};
 
 /// The bounds of the numeric options.
@@ -15,18 +16,78 @@ pub const MAX_MOVE_OVERHEAD_MS: u64 = 10_000;
 pub const DEFAULT_HASH_MIB: u64 = 16;
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 
+/// A numeric option: its name, default and range, declared once (below) for the registry and
+/// for the engine's setters, which check a value against it.
+#[derive(Clone, Copy, Debug)]
+pub struct Spin {
+    pub name: &'static str,
+    pub default: u64,
+    pub min: u64,
+    pub max: u64,
+    /// What it counts, if anything (`MiB`, `ms`).
+    pub unit: Option<&'static str>,
+}
+
+impl Spin {
+    /// `value` if it is within the range, else the error naming the option and its range.
+    pub fn check(&self, value: u64) -> Result<u64, EngineError> {
+        if (self.min..=self.max).contains(&value) {
+            Ok(value)
+        } else {
+            Err(EngineError::OutOfRange {
+                option: self.name,
+                value,
+                min: self.min,
+                max: self.max,
+            })
+        }
+    }
+}
+
+pub const HASH: Spin = Spin {
+    name: "Hash",
+    default: DEFAULT_HASH_MIB,
+    min: 1,
+    max: MAX_HASH_MIB as u64,
+    unit: Some("MiB"),
+};
+
+pub const THREADS: Spin = Spin {
+    name: "Threads",
+    default: 1,
+    min: 1,
+    max: MAX_THREADS,
+    unit: None,
+};
+
+pub const MULTIPV: Spin = Spin {
+    name: "MultiPV",
+    default: 1,
+    min: 1,
+    max: MAX_MULTIPV,
+    unit: None,
+};
+
+pub const MOVE_OVERHEAD: Spin = Spin {
+    name: "Move Overhead",
+    default: DEFAULT_MOVE_OVERHEAD_MS,
+    min: 0,
+    max: MAX_MOVE_OVERHEAD_MS,
+    unit: Some("ms"),
+};
+
+/// The one wording of a value outside an option's range, whoever checks it.
+pub fn out_of_range(option: &str, value: impl std::fmt::Display, min: u64, max: u64) -> String {
+    format!("option '{option}' value {value} is out of range ({min} to {max})")
+}
+
 /// What values an option takes.
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
     /// `true` or `false`.
     Check { default: bool },
-    /// A whole number from `min` to `max`, counted in `unit` (if any).
-    Spin {
-        default: u64,
-        min: u64,
-        max: u64,
-        unit: Option<&'static str>,
-    },
+    /// A whole number within a range.
+    Spin(Spin),
     /// A whole number from 0 to 2^64 − 1, listed to GUIs as a `string` (many hold a `spin` in 32
     /// bits).
     Number { default: u64 },
@@ -144,26 +205,16 @@ pub static OPTIONS: [EngineOption; 13] = [
         },
     },
     EngineOption {
-        name: "Hash",
-        kind: Kind::Spin {
-            default: DEFAULT_HASH_MIB,
-            min: 1,
-            max: MAX_HASH_MIB as u64,
-            unit: Some("MiB"),
-        },
+        name: HASH.name,
+        kind: Kind::Spin(HASH),
         effect: "size of the transposition table; resizing clears it. If the memory cannot be \
  had, the old table stays and the error says so.",
         current: |engine| engine.options().hash_mib.to_string(),
         set: |engine, value| engine.set_hash(number(&value)).map(|()| Applied::Quietly),
     },
     EngineOption {
-        name: "Threads",
-        kind: Kind::Spin {
-            default: 1,
-            min: 1,
-            max: MAX_THREADS,
-            unit: None,
-        },
+        name: THREADS.name,
+        kind: Kind::Spin(THREADS),
         effect: "search threads (Lazy SMP over the shared table). More threads than cores only \
  slows the search down.",
         current: |engine| engine.options().threads.to_string(),
@@ -174,13 +225,8 @@ pub static OPTIONS: [EngineOption; 13] = [
         },
     },
     EngineOption {
-        name: "MultiPV",
-        kind: Kind::Spin {
-            default: 1,
-            min: 1,
-            max: MAX_MULTIPV,
-            unit: None,
-        },
+        name: MULTIPV.name,
+        kind: Kind::Spin(MULTIPV),
         effect: "how many best lines `go` reports (`info … multipv k …`); `bestmove` is the first \
  line's move",
         current: |engine| engine.options().multipv.to_string(),
@@ -191,13 +237,8 @@ pub static OPTIONS: [EngineOption; 13] = [
         },
     },
     EngineOption {
-        name: "Move Overhead",
-        kind: Kind::Spin {
-            default: DEFAULT_MOVE_OVERHEAD_MS,
-            min: 0,
-            max: MAX_MOVE_OVERHEAD_MS,
-            unit: Some("ms"),
-        },
+        name: MOVE_OVERHEAD.name,
+        kind: Kind::Spin(MOVE_OVERHEAD),
         effect: "time kept back from every move for communication delays; subtracted from \
  `movetime` and from the clock",
         current: |engine| engine.options().move_overhead_ms.to_string(),
@@ -338,14 +379,8 @@ pub enum OptionError {
         option: &'static str,
         text: String,
     },
+    /// Outside the range (digits past what 64 bits hold included).
     OutOfRange {
-        option: &'static str,
-        text: String,
-        min: u64,
-        max: u64,
-    },
-    /// Digits past what 64 bits hold.
-    TooLarge {
         option: &'static str,
         text: String,
         min: u64,
@@ -382,16 +417,7 @@ impl std::fmt::Display for OptionError {
                 text,
                 min,
                 max,
-            } => write!(f, "{option} {text} is out of range ({min} to {max})"),
-            OptionError::TooLarge {
-                option,
-                text,
-                min,
-                max,
-            } => write!(
-                f,
-                "option '{option}' value {text} is out of range ({min} to {max})"
-            ),
+            } => write!(f, "{}", out_of_range(option, text, *min, *max)),
             OptionError::NotCheck { option, text } => {
                 write!(f, "option '{option}' is true or false, not '{text}'")
             }
@@ -434,7 +460,7 @@ pub fn parse(
                 });
             }
         },
-        Kind::Spin { .. } | Kind::Number { .. } => {
+        Kind::Spin(_) | Kind::Number { .. } => {
             let (min, max) = option.range();
             let out_of_range = || OptionError::OutOfRange {
                 option: option.name,
@@ -446,14 +472,7 @@ pub fn parse(
                 Ok(n) if (min..=max).contains(&n) => Value::Spin(n),
                 Ok(_) => return Err(out_of_range()),
                 // All digits but too large for 64 bits: out of range too.
-                Err(_) if text.bytes().all(|b| b.is_ascii_digit()) => {
-                    return Err(OptionError::TooLarge {
-                        option: option.name,
-                        text: text.to_string(),
-                        min,
-                        max,
-                    });
-                }
+                Err(_) if text.bytes().all(|b| b.is_ascii_digit()) => return Err(out_of_range()),
                 Err(_) => {
                     return Err(OptionError::NotANumber {
                         option: option.name,
@@ -469,27 +488,28 @@ pub fn parse(
 }
 
 impl EngineOption {
-    /// The option's `uci` line, with `current` as its default.
-    pub fn uci_line(&self, current: &str) -> String {
-        let name = self.name;
-        match self.kind {
-            Kind::Check { .. } => format!("option name {name} type check default {current}"),
-            Kind::Spin { min, max, .. } => {
-                format!("option name {name} type spin default {current} min {min} max {max}")
-            }
-            Kind::Combo { choices, .. } => {
-                let vars: String = choices().iter().map(|c| format!(" var {c}")).collect();
-                format!("option name {name} type combo default {current}{vars}")
-            }
-            Kind::Number { .. } => format!("option name {name} type string default {current}"),
-            Kind::Text { .. } => {
-                let shown = if current.is_empty() {
-                    "<empty>"
-                } else {
-                    current
-                };
-                format!("option name {name} type string default {shown}")
-            }
+    /// The option as the `uci` reply lists it, with `current` as its default.
+    pub fn uci_option(&self, current: &str) -> UciOption {
+        let kind = match self.kind {
+            Kind::Check { .. } => OptionKind::Check {
+                default: current == "true",
+            },
+            Kind::Spin(Spin { min, max, .. }) => OptionKind::Spin {
+                default: current.parse().unwrap_or(0),
+                min: min as i64,
+                max: max as i64,
+            },
+            Kind::Combo { choices, .. } => OptionKind::Combo {
+                default: current.to_string(),
+                vars: choices(),
+            },
+            Kind::Number { .. } | Kind::Text { .. } => OptionKind::String {
+                default: current.to_string(),
+            },
+        };
+        UciOption {
+            name: self.name.to_string(),
+            kind,
         }
     }
 
@@ -503,12 +523,13 @@ impl EngineOption {
                     "`true` / `false` (default)".to_string()
                 }
             }
-            Kind::Spin {
+            Kind::Spin(Spin {
                 default,
                 min,
                 max,
                 unit,
-            } => {
+                ..
+            }) => {
                 let unit = unit.map_or(String::new(), |u| format!(" ({u})"));
                 format!("{min} to {max}{unit}, default {default}")
             }
@@ -540,7 +561,7 @@ impl EngineOption {
     pub fn default_text(&self) -> String {
         match self.kind {
             Kind::Check { default } => default.to_string(),
-            Kind::Spin { default, .. } | Kind::Number { default } => default.to_string(),
+            Kind::Spin(Spin { default, .. }) | Kind::Number { default } => default.to_string(),
             Kind::Combo { default, .. } => default(),
             Kind::Text { .. } => String::new(),
         }
@@ -549,7 +570,7 @@ impl EngineOption {
     /// The smallest and largest value of a numeric option.
     pub fn range(&self) -> (u64, u64) {
         match self.kind {
-            Kind::Spin { min, max, .. } => (min, max),
+            Kind::Spin(Spin { min, max, .. }) => (min, max),
             _ => (0, u64::MAX),
         }
     }
@@ -567,11 +588,6 @@ pub fn markdown_table() -> String {
         );
     }
     table
-}
-
-/// The range of a numeric option, for the engine's own checks.
-pub(super) fn range(name: &str) -> (u64, u64) {
-    find(name).map_or((0, u64::MAX), EngineOption::range)
 }
 
 #[cfg(test)]

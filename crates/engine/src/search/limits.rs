@@ -4,31 +4,7 @@ use std::time::Duration;
 
 use mancala_rules::Side;
 
-/// The limits of one search, as `go` gives them. Times are in milliseconds.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub movetime: Option<u64>,
-    pub infinite: bool,
-    pub ponder: bool,
-    /// Remaining time of South (p1, white) and North (p2, black).
-    pub time: [Option<u64>; 2],
-    pub inc: [u64; 2],
-    pub movestogo: Option<u32>,
-}
-
-impl Limits {
-    /// Whether the search ends only on `stop` (or `ponderhit` for a ponder search).
-    pub fn waits_for_stop(&self) -> bool {
-        self.infinite
-            || self.ponder
-            || (self.depth.is_none()
-                && self.nodes.is_none()
-                && self.movetime.is_none()
-                && self.time == [None, None])
-    }
-}
+pub use mancala_protocol::Limits;
 
 /// When to stop: `soft` is checked between iterations (don't start one that cannot finish),
 /// `hard` inside the search.

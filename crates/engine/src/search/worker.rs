@@ -236,16 +236,14 @@ impl<'a, S: Spec> Worker<'a, S> {
         let root = self.shared.root;
         let key = position_key_for::<S>(&root);
         self.root_moves.clear();
-        let scored = self.node(
-            &root,
+        let at = NodeAt {
+            pos: &root,
             key,
-            depth as i32,
-            alpha,
-            beta,
-            0,
-            self.shared.root_quiet,
-            false,
-        )?;
+            ply: 0,
+            quiet: self.shared.root_quiet,
+            endless: false,
+        };
+        let scored = self.node(at, depth as i32, alpha, beta)?;
         Ok(RootResult {
             value: scored.value,
             pv: self.pv[0].clone(),
@@ -317,19 +315,17 @@ impl<'a, S: Spec> Worker<'a, S> {
         Scored::judged(value, pos.captured_margin(), pos.on_board_for::<S>() as i32)
     }
 
-    /// Why the game is over at `pos`, `ply` plies from the root (reached by a move that was
-    /// `endless` or not, after `quiet` quiet moves), in the game's order of precedence, with the
-    /// anchor of its result (see [`Scored`]); `None` while the game goes on.
-    #[allow(clippy::too_many_arguments)]
-    fn ending_at(
-        &self,
-        pos: &Position,
-        key: u64,
-        ply: usize,
-        quiet: u16,
-        endless: bool,
-        no_moves: bool,
-    ) -> Option<(Ending, u8)> {
+    /// Why the game is over at the node `at` (which has no legal move when `no_moves`), in the
+    /// game's order of precedence, with the anchor of its result (see [`Scored`]); `None` while
+    /// the game goes on.
+    fn ending_at(&self, at: &NodeAt<'_>, no_moves: bool) -> Option<(Ending, u8)> {
+        let NodeAt {
+            pos,
+            key,
+            ply,
+            quiet,
+            endless,
+        } = *at;
         if no_moves {
             return pos.own_ending_for::<S>().map(|ending| (ending, OWN));
         }
@@ -409,7 +405,6 @@ impl<'a, S: Spec> Worker<'a, S> {
 
     /// Searches a child from the parent's point of view: the child's score is negated unless the
     /// same side moves again (an extra turn).
-    #[allow(clippy::too_many_arguments)]
     fn child_value(
         &mut self,
         child: &Child,
@@ -424,50 +419,39 @@ impl<'a, S: Spec> Worker<'a, S> {
         if depth >= TABLE_MIN_DEPTH {
             self.shared.table.prefetch(table_key(key, quiet));
         }
+        let at = NodeAt {
+            pos: &child.pos,
+            key,
+            ply: ply + 1,
+            quiet,
+            endless: child.effect.endless,
+        };
         if child.same_side {
-            self.node(
-                &child.pos,
-                key,
-                depth,
-                alpha,
-                beta,
-                ply + 1,
-                quiet,
-                child.effect.endless,
-            )
+            self.node(at, depth, alpha, beta)
         } else {
-            Ok(self
-                .node(
-                    &child.pos,
-                    key,
-                    depth,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    quiet,
-                    child.effect.endless,
-                )?
-                .negate())
+            Ok(self.node(at, depth, -beta, -alpha)?.negate())
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The alpha-beta search of the node `at` to `depth` in the window `alpha..beta`.
     fn node(
         &mut self,
-        pos: &Position,
-        key: u64,
+        at: NodeAt<'_>,
         depth: i32,
         mut alpha: Value,
         beta: Value,
-        ply: usize,
-        quiet: u16,
-        endless: bool,
     ) -> Result<Scored, Aborted> {
+        let NodeAt {
+            pos,
+            key,
+            ply,
+            quiet,
+            ..
+        } = at;
         self.visit(ply)?;
         self.pv[ply].clear();
         if ply > 0
-            && let Some((ending, anchor)) =
-                self.ending_at(pos, key, ply, quiet, endless, pos.is_game_over_for::<S>())
+            && let Some((ending, anchor)) = self.ending_at(&at, pos.is_game_over_for::<S>())
         {
             return Ok(self.final_value(pos, ending, ply).anchored(anchor));
         }
@@ -772,6 +756,17 @@ impl<'a, S: Spec> Worker<'a, S> {
         }
         Ok(best.clamped())
     }
+}
+
+/// Where a node of the search is: its position and key, its distance from the root, the quiet
+/// moves (without a capture) that led to it, and whether the move into it was endless.
+#[derive(Clone, Copy)]
+struct NodeAt<'p> {
+    pos: &'p Position,
+    key: u64,
+    ply: usize,
+    quiet: u16,
+    endless: bool,
 }
 
 /// How much shallower the `i`th move (0 = the first searched) of a node of `depth` is searched

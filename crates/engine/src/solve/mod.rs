@@ -27,6 +27,9 @@ use mancala_tablebase::Tablebases;
 mod busy;
 mod proof_numbers;
 pub mod split;
+mod verify;
+
+pub use verify::{SecondProof, Verified, VerifyError, verify};
 
 use busy::BusyTable;
 pub use proof_numbers::ProofTable;
@@ -66,6 +69,54 @@ impl SolveLimits<'_> {
         stop: None,
         progress: None,
     };
+}
+
+/// What [`Solver::query`] asks of a position; the default is its exact value, reached by no
+/// line, unreported.
+pub struct ValueQuery<'r> {
+    /// The keys ([`Solver::line_key`], oldest first, the position not included) of the
+    /// positions since the last capture of the line that reached it: a position met again that
+    /// was on them ends play as a cycle, as in the search of the whole line. What a split
+    /// solve's jobs give.
+    pub line: &'r [u64],
+    /// `lo..=hi` (`lo < hi`): the value clamped to it, `lo` when it is at most `lo`, `hi` when
+    /// at least `hi`. Cheaper the narrower.
+    pub window: (i32, i32),
+    /// Told each probe's answer as it comes.
+    pub report: Option<&'r mut dyn FnMut(Probe)>,
+}
+
+impl Default for ValueQuery<'_> {
+    fn default() -> Self {
+        ValueQuery {
+            line: &[],
+            window: (LOWEST, HIGHEST),
+            report: None,
+        }
+    }
+}
+
+impl<'r> ValueQuery<'r> {
+    /// Reached by the line whose keys are `line`.
+    pub fn in_line(self, line: &'r [u64]) -> Self {
+        ValueQuery { line, ..self }
+    }
+
+    /// Clamped to `lo..=hi`.
+    pub fn within(self, lo: i32, hi: i32) -> Self {
+        ValueQuery {
+            window: (lo, hi),
+            ..self
+        }
+    }
+
+    /// Telling `report` each probe's answer.
+    pub fn reporting(self, report: &'r mut dyn FnMut(Probe)) -> Self {
+        ValueQuery {
+            report: Some(report),
+            ..self
+        }
+    }
 }
 
 /// A proven value.
@@ -491,7 +542,7 @@ impl<'a, S: Spec> Solver<'a, S> {
 
     /// Proves the solved value of `pos`, a move that keeps it and a line.
     pub fn solve(&mut self, pos: &Position) -> Result<Solution, Aborted> {
-        let value = self.value(pos, None)?;
+        let value = self.value(pos)?;
         self.solution(pos, value, None)
     }
 
@@ -502,60 +553,36 @@ impl<'a, S: Spec> Solver<'a, S> {
         pos: &Position,
         seen: &dyn Fn(&Position) -> usize,
     ) -> Result<Solution, Aborted> {
-        let value = self.value(pos, None)?;
+        let value = self.value(pos)?;
         let first = self.move_to_play(pos, value, seen)?;
         self.solution(pos, value, first)
     }
 
-    /// The solved value of `pos` by null-window probes, starting from `guess` (or the captured
-    /// margin).
-    pub fn value(&mut self, pos: &Position, guess: Option<i32>) -> Result<i32, Aborted> {
-        self.value_with(pos, guess, &mut |_| {})
+    /// The solved value of `pos` (reached by no line).
+    pub fn value(&mut self, pos: &Position) -> Result<i32, Aborted> {
+        self.query(pos, ValueQuery::default())
     }
 
-    /// [`Solver::value`], reporting each probe's answer as it comes.
-    pub fn value_with(
-        &mut self,
-        pos: &Position,
-        guess: Option<i32>,
-        report: &mut dyn FnMut(Probe),
-    ) -> Result<i32, Aborted> {
-        self.value_in_line(&[], pos, guess, report)
-    }
-
-    /// [`Solver::value_with`] for `pos` reached by a line whose positions since its last
-    /// capture have the keys `line` ([`Solver::line_key`], oldest first, `pos` not included):
-    /// a position met again that was on them ends play as a cycle, as in the search of the
-    /// whole line. What a split solve's jobs compute.
-    pub fn value_in_line(
-        &mut self,
-        line: &[u64],
-        pos: &Position,
-        guess: Option<i32>,
-        report: &mut dyn FnMut(Probe),
-    ) -> Result<i32, Aborted> {
-        self.value_within(line, pos, (LOWEST, HIGHEST), guess, report)
-    }
-
-    /// [`Solver::value_in_line`] clamped to `lo..=hi` (`lo < hi`): `lo` when the value is at
-    /// most `lo`, `hi` when it is at least `hi`. Cheaper the narrower the window.
-    pub fn value_within(
-        &mut self,
-        line: &[u64],
-        pos: &Position,
-        (lo, hi): (i32, i32),
-        guess: Option<i32>,
-        report: &mut dyn FnMut(Probe),
-    ) -> Result<i32, Aborted> {
+    /// The value of `pos` as `query` asks for it, by null-window probes from the captured
+    /// margin (MTD(f)), with side probes on a budget.
+    pub fn query(&mut self, pos: &Position, query: ValueQuery<'_>) -> Result<i32, Aborted> {
+        let ValueQuery {
+            line,
+            window: (lo, hi),
+            mut report,
+        } = query;
+        let mut report = |probe: Probe| {
+            if let Some(report) = report.as_mut() {
+                report(probe);
+            }
+        };
         let key = future_key_for::<S>(pos);
         // The counters on the board go to one player or nobody: the value is within the
         // captured margin plus or minus them, proven without a probe.
         let (reach, captured) = (pos.on_board_for::<S>() as i32, pos.captured_margin());
         let mut lower = lo.max(LOWEST).max(captured - reach).min(hi);
         let mut upper = hi.min(HIGHEST).min(captured + reach).max(lo);
-        let mut g = guess
-            .unwrap_or_else(|| pos.captured_margin())
-            .clamp(lower, upper);
+        let mut g = pos.captured_margin().clamp(lower, upper);
         self.proven_move = None;
         // The main probe's budget (the side probes get a share of it).
         let mut budget = self.probe_budget;
@@ -734,8 +761,7 @@ impl<'a, S: Spec> Solver<'a, S> {
         Ok(self.search(pos, key, beta - 1, beta, ply, 0)?.value)
     }
 
-    /// The key by which the solver tells positions apart on a line (see
-    /// [`Solver::value_in_line`]).
+    /// The key by which the solver tells positions apart on a line (see [`ValueQuery::line`]).
     pub fn line_key(pos: &Position) -> u64 {
         future_key_for::<S>(pos)
     }
@@ -751,7 +777,7 @@ impl<'a, S: Spec> Solver<'a, S> {
         if let Some(end) = self.end_value(&child) {
             return Ok(end);
         }
-        let value = self.value(&child.pos, None)?;
+        let value = self.value(&child.pos)?;
         Ok(if child.same_side { value } else { -value })
     }
 
@@ -1338,7 +1364,7 @@ mod tests {
                     let alone = {
                         let table = SolverTable::new(1);
                         let mut solver = Solver::<S>::new(&table, None, rule, SolveLimits::NONE);
-                        solver.value(&pos, None).expect("no limits")
+                        solver.value(&pos).expect("no limits")
                     };
                     let busy = Arc::new(BusyTable::new());
                     for &mv in pos.legal_moves_for::<S>().iter() {
@@ -1347,7 +1373,7 @@ mod tests {
                     let table = SolverTable::new(1);
                     let mut solver = Solver::<S>::new(&table, None, rule, SolveLimits::NONE);
                     solver.busy = Some(busy);
-                    assert_eq!(solver.value(&pos, None), Ok(alone), "{variant} {text}");
+                    assert_eq!(solver.value(&pos), Ok(alone), "{variant} {text}");
                     put_off += solver.put_off;
                 });
             }

@@ -2,6 +2,7 @@
 //! loads them, `query tb` answers the solved value, and `go` answers at once with a move that
 //! keeps it, its exact margin and its table hits.
 
+use mancala_protocol::{Command as ProtocolCommand, Limits};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -75,21 +76,23 @@ fn query_tb_and_go_use_the_tables() {
                 continue;
             }
             let started = Instant::now();
-            engine.send("go movetime 20000");
-            let lines = engine.until("bestmove", Duration::from_secs(30));
+            engine.command(&ProtocolCommand::Go(Limits {
+                movetime: Some(20_000),
+                ..Limits::default()
+            }));
+            let (lines, best) = engine.best_move(Duration::from_secs(30));
             assert!(
                 started.elapsed() < Duration::from_secs(5),
                 "{text}: not at once"
             );
-            let info = &lines[lines.len() - 2];
+            let info = &lines[lines.len() - 1];
             assert!(
                 info.contains(&format!(" margin {value} ")) && info.contains(" tbhits "),
                 "{text}: {info}"
             );
             // The move keeps the solved value.
-            let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
             let mut child = pos;
-            child.play_unchecked(best.parse().unwrap());
+            child.play_unchecked(best.best.expect("a move"));
             let after = tables.probe(&child).unwrap();
             let kept = if child.side_to_move() == pos.side_to_move() {
                 after

@@ -403,6 +403,18 @@ fn protocol_md_lists_the_options_of_the_registry() {
     );
 }
 
+/// protocol.md's table of commands is the one the protocol crate's `COMMANDS` makes (the table
+/// that also drives the parser, the engine's dispatch and `help`).
+#[test]
+fn protocol_md_lists_the_commands_of_the_table() {
+    let table = mancala_protocol::markdown_table();
+    let protocol = read("protocol.md");
+    assert!(
+        protocol.contains(&table),
+        "protocol.md's table of commands must read, exactly:\n{table}"
+    );
+}
+
 /// RULES.md's table of a game file's fields is the one the rules library makes (every field,
 /// its values and default, the rule), and every built-in game's file reads back as its game.
 #[test]

@@ -270,7 +270,7 @@ fn bench_is_repeatable_and_ends_with_the_two_totals() {
     // The bench's node count is the search's signature (as Stockfish's CI checks `Bench:`): a
     // change of search behaviour fails here until tests/data/bench-signature says the new count
     // (scripts/regress.sh --update-signature), which its commit names.
-    let signature = include_str!("data/bench-signature").trim();
+    let signature = include_str!("../data/bench-signature").trim();
     assert_eq!(
         lines[n - 2],
         format!("Nodes searched: {signature}"),

@@ -7,12 +7,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex};
 
-use super::command::{Command, Query};
-use super::input::{InputLine, MAX_LINE_BYTES, read_line};
-use super::parser::parse_line;
 use super::reply;
 use crate::engine::options::{self, Applied};
 use crate::engine::{Engine, JobKind, PerftEvent};
+use mancala_protocol::input::{InputLine, MAX_LINE_BYTES, read_line};
+use mancala_protocol::{Command, Query, Reply, parse_line};
 
 /// Where replies go: one line at a time, flushed at once, shared with job threads.
 #[derive(Clone)]
@@ -32,9 +31,9 @@ impl Output {
         }
     }
 
-    /// Writes one line and flushes it. Once the client has gone away (a write fails), nothing
-    /// more is written and the session is told to end.
-    pub fn line(&self, text: &str) {
+    /// Writes one reply as its line and flushes it. Once the client has gone away (a write
+    /// fails), nothing more is written and the session is told to end.
+    pub fn send(&self, reply: &Reply) {
         if self.closed.load(Ordering::Relaxed) {
             return;
         }
@@ -42,7 +41,7 @@ impl Output {
             .writer
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let written = writeln!(writer, "{text}").and_then(|()| writer.flush());
+        let written = writeln!(writer, "{reply}").and_then(|()| writer.flush());
         if let Err(e) = written
             && !self.closed.swap(true, Ordering::Relaxed)
         {
@@ -53,9 +52,9 @@ impl Output {
         }
     }
 
-    pub fn lines(&self, lines: impl IntoIterator<Item = String>) {
-        for line in lines {
-            self.line(&line);
+    pub fn send_all(&self, replies: impl IntoIterator<Item = Reply>) {
+        for reply in replies {
+            self.send(&reply);
         }
     }
 }
@@ -258,12 +257,12 @@ impl Session {
                 std::panic::catch_unwind(run).unwrap_or_else(|payload| {
                     let message = crate::engine::panic_message(payload.as_ref());
                     log::error!("a command failed: {message}");
-                    self.out.line(&reply::internal_error(&message));
+                    self.out.send(&reply::internal_error(&message));
                     Flow::Continue
                 })
             }
             Request::Refuse(message) => {
-                self.out.line(&reply::error(message));
+                self.out.send(&reply::error(message));
                 Flow::Continue
             }
         }
@@ -272,29 +271,29 @@ impl Session {
     fn execute(&mut self, command: Command) -> Flow {
         let out = self.out.clone();
         match command {
-            Command::Handshake(dialect) => out.lines(reply::handshake(dialect, &self.engine)),
-            Command::IsReady => out.line("readyok"),
+            Command::Handshake(dialect) => out.send_all(reply::handshake(dialect, &self.engine)),
+            Command::IsReady => out.send(&Reply::ReadyOk),
             Command::SetOption { name, value } => {
                 if let Err(message) = self.set_option(&name, value.as_deref()) {
-                    out.line(&reply::error(message));
+                    out.send(&reply::error(message));
                 }
             }
             Command::NewGame => self.engine.new_game(),
-            Command::Variant(None) => out.lines(reply::variant_list(self.engine.variant())),
+            Command::Variant(None) => out.send_all(reply::variant_list(self.engine.variant())),
             Command::Variant(Some(variant)) => self.engine.set_variant(variant),
             Command::Position { base, moves } => {
                 if let Err(e) = self.engine.set_position(&base, &moves) {
-                    out.line(&reply::error(e));
+                    out.send(&reply::error(e));
                 }
             }
             Command::Move(moves) => {
                 if let Err(e) = self.engine.play(&moves) {
-                    out.line(&reply::error(e));
+                    out.send(&reply::error(e));
                 }
             }
             Command::Undo(count) => {
                 if let Err(e) = self.engine.undo(count) {
-                    out.line(&reply::error(e));
+                    out.send(&reply::error(e));
                 }
             }
             Command::Query(query) => self.answer(query),
@@ -302,15 +301,15 @@ impl Session {
             Command::Go(limits) => self.start_search(limits),
             Command::PonderHit => self.engine.ponderhit(),
             Command::Bench => self.start_bench(),
-            Command::Eval => out.lines(reply::eval(
+            Command::Eval => out.send_all(reply::eval(
                 &{
                     crate::engine::injected_fault("command");
                     self.engine.eval()
                 },
                 self.engine.game().position().side_to_move(),
             )),
-            Command::Display => out.lines(reply::diagram(self.engine.game())),
-            Command::Help => out.lines(reply::help()),
+            Command::Display => out.send_all(reply::diagram(self.engine.game())),
+            Command::Help => out.send_all(reply::help()),
             Command::Stop => self.engine.stop(),
             Command::Quit => {
                 self.engine.stop();
@@ -327,13 +326,13 @@ impl Session {
         let (option, value) = options::parse(name, value).map_err(|e| e.to_string())?;
         match (option.set)(&mut self.engine, value).map_err(|e| e.to_string())? {
             Applied::Quietly => {}
-            Applied::Tablebases(report) => self.out.lines(reply::tablebases_loaded(&report)),
-            Applied::Game(variant, path) => self.out.line(&reply::game_loaded(variant, &path)),
+            Applied::Tablebases(report) => self.out.send_all(reply::tablebases_loaded(&report)),
+            Applied::Game(variant, path) => self.out.send(&reply::game_loaded(variant, &path)),
             Applied::Weights(variant, model, path) => self
                 .out
-                .line(&reply::weights_loaded(variant, &model, &path)),
+                .send(&reply::weights_loaded(variant, &model, &path)),
             Applied::Network(variant, path) => {
-                self.out.line(&reply::network_loaded(variant, &path))
+                self.out.send(&reply::network_loaded(variant, &path))
             }
         }
         Ok(())
@@ -354,7 +353,7 @@ impl Session {
                 reply::response(format!("{south} {north}"))
             }
             Query::Side => match self.engine.side_choice() {
-                Ok(choice) => return self.out.lines(reply::side_choice(&choice)),
+                Ok(choice) => return self.out.send_all(reply::side_choice(&choice)),
                 Err(e) => reply::error(e),
             },
             Query::Tablebase => reply::response(
@@ -370,7 +369,7 @@ impl Session {
                 Err(illegal) => reply::error(illegal),
             },
         };
-        self.out.line(&line);
+        self.out.send(&line);
     }
 
     fn start_search(&mut self, limits: crate::engine::Limits) {
@@ -381,17 +380,17 @@ impl Session {
         let ponder = self.engine.options().ponder;
         let started = self.engine.go(
             limits,
-            move |info| info_out.line(&reply::search_info(&info, multipv)),
+            move |info| info_out.send(&reply::search_info(&info, multipv)),
             move |outcome| {
                 if let Some(message) = &outcome.internal_error {
-                    done_out.line(&reply::internal_error(message));
+                    done_out.send(&reply::internal_error(message));
                 }
-                done_out.line(&reply::bestmove(&outcome, ponder));
+                done_out.send(&reply::bestmove(&outcome, ponder));
                 let _ = events.send(Event::JobDone);
             },
         );
         if let Err(e) = started {
-            self.out.line(&reply::error(e));
+            self.out.send(&reply::error(e));
         }
     }
 
@@ -400,23 +399,23 @@ impl Session {
         let done_out = self.out.clone();
         let events = self.events.clone();
         let started = self.engine.start_bench(
-            move |item| item_out.line(&reply::bench_item(item)),
+            move |item| item_out.send(&reply::bench_item(item)),
             move |result, stopped| {
                 match result {
-                    Err(message) => done_out.line(&reply::internal_error(&message)),
+                    Err(message) => done_out.send(&reply::internal_error(&message)),
                     Ok(_) if stopped => {}
                     Ok((nodes, elapsed)) => {
-                        done_out.lines(reply::bench_totals(nodes, elapsed.as_secs_f64()))
+                        done_out.send_all(reply::bench_totals(nodes, elapsed.as_secs_f64()))
                     }
                 }
                 if stopped {
-                    done_out.line("info string bench stopped");
+                    done_out.send(&Reply::info_string("bench stopped"));
                 }
                 let _ = events.send(Event::JobDone);
             },
         );
         if let Err(e) = started {
-            self.out.line(&reply::error(e));
+            self.out.send(&reply::error(e));
         }
     }
 
@@ -426,7 +425,7 @@ impl Session {
         let started = self.engine.start_perft(
             depth,
             move |event| match event {
-                PerftEvent::Move(mv, count) => out.line(&reply::perft_move(mv, count)),
+                PerftEvent::Move(mv, count) => out.send(&reply::perft_move(mv, count)),
                 PerftEvent::Finished { nodes, elapsed } => {
                     let seconds = elapsed.as_secs_f64().max(1e-9);
                     log::info!(
@@ -434,12 +433,12 @@ impl Session {
                         seconds,
                         nodes as f64 / seconds
                     );
-                    out.line(&reply::perft_total(nodes));
+                    out.send(&reply::perft_total(nodes));
                 }
-                PerftEvent::Stopped => out.line(&reply::perft_stopped()),
+                PerftEvent::Stopped => out.send(&reply::perft_stopped()),
                 PerftEvent::Failed(message) => {
-                    out.line(&reply::internal_error(&message));
-                    out.line(&reply::perft_stopped());
+                    out.send(&reply::internal_error(&message));
+                    out.send(&reply::perft_stopped());
                 }
             },
             move || {
@@ -447,7 +446,7 @@ impl Session {
             },
         );
         if let Err(e) = started {
-            self.out.line(&reply::error(e));
+            self.out.send(&reply::error(e));
         }
     }
 }

@@ -6,8 +6,8 @@
 //! the next block is sent: a `stop` ends everything sent before it, whether running, starting or
 //! still waiting in the queue.
 //!
-//! `cargo test --release --test hostile` runs the short version (CI); the long runs are
-//! `cargo test --release --test hostile -- --ignored` (`HOSTILE_LINES`, `HOSTILE_SEEDS` set their
+//! `cargo test --release --test cli hostile::` runs the short version (CI); the long runs are
+//! `cargo test --release --test cli hostile:: -- --ignored` (`HOSTILE_LINES`, `HOSTILE_SEEDS` set their
 //! size, e.g. `HOSTILE_LINES=200000 HOSTILE_SEEDS=10`).
 
 use std::time::{Duration, Instant};

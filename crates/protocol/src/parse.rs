@@ -1,8 +1,9 @@
-//! Parsing one input line into a [`Command`] with nom.
+//! Parsing one line into a [`Command`] with nom.
 //!
-//! The first token picks the command; its arguments are then parsed with `cut` wherever a keyword
-//! has committed to a form, so that errors separate "unknown command" from "bad arguments for a
-//! known command" and name what was expected.
+//! The first token picks the command's row of [`COMMANDS`](crate::COMMANDS); its arguments are
+//! then parsed by that row's grammar, with `cut` wherever a keyword has committed to a form, so
+//! that errors separate "unknown command" from "bad arguments for a known command" and name what
+//! was expected.
 
 use std::fmt;
 use std::str::FromStr;
@@ -16,9 +17,8 @@ use nom::multi::{many0, many1};
 use nom::sequence::preceded;
 use nom::{Err as NomErr, IResult, Parser};
 
-use super::command::{Command, Dialect, Query};
-use crate::engine::Limits;
-use crate::engine::PositionBase;
+use crate::command::{Command, Dialect, Limits, PositionBase, Query};
+use crate::commands;
 use mancala_rules::{Move, Variant};
 
 /// Why a line is not a command.
@@ -58,7 +58,7 @@ impl std::error::Error for ParseError {}
 
 /// The parser's error: where it failed and what it wanted there.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Syntax<'a> {
+pub(crate) struct Syntax<'a> {
     at: &'a str,
     expected: String,
 }
@@ -76,7 +76,11 @@ impl<'a> NomParseError<&'a str> for Syntax<'a> {
     }
 }
 
-type PResult<'a, O> = IResult<&'a str, O, Syntax<'a>>;
+pub(crate) type PResult<'a, O> = IResult<&'a str, O, Syntax<'a>>;
+
+/// The grammar of a command's arguments: the rest of the line after the first word, and that
+/// word in lower case (`uci` and `ugi` share a row).
+pub(crate) type ArgumentsParser = for<'a> fn(&'a str, &str) -> PResult<'a, Command>;
 
 const MOVE: &str = "a move (a pit letter A-X or a-x, or pass)";
 
@@ -150,12 +154,21 @@ fn number_expected<T: Number>(what: &str, token: &str) -> String {
     }
 }
 
+/// `token` as a number of type `T`: decimal digits only (Rust's own parser would also take a
+/// leading `+`).
+fn number_of<T: Number>(token: &str) -> Option<T> {
+    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    token.parse::<T>().ok()
+}
+
 /// A token read as a number of type `T`.
 fn parsed<'a, T: Number>(
     what: &'static str,
 ) -> impl Parser<&'a str, Output = T, Error = Syntax<'a>> {
     move |i: &'a str| match token(i) {
-        Ok((rest, t)) => match t.parse::<T>() {
+        Ok((rest, t)) => match number_of::<T>(t).ok_or(()) {
             Ok(v) => Ok((rest, v)),
             Err(_) => fail(i, number_expected::<T>(what, t)),
         },
@@ -163,11 +176,20 @@ fn parsed<'a, T: Number>(
     }
 }
 
-/// [`optional`] for numbers: a number too large says the range.
+/// An optional number: a token that is not one (or too large: the error says the range) is an
+/// error.
 fn optional_number<'a, T: Number>(
     what: &'static str,
 ) -> impl Parser<&'a str, Output = Option<T>, Error = Syntax<'a>> {
-    optional_with(move |t: &str| number_expected::<T>(what, t))
+    move |i: &'a str| match token(i) {
+        Err(_) => Ok((i, None)),
+        Ok((rest, t)) => number_of::<T>(t).map(|v| (rest, Some(v))).ok_or_else(|| {
+            NomErr::Failure(Syntax {
+                at: i,
+                expected: number_expected::<T>(what, t),
+            })
+        }),
+    }
 }
 
 fn optional_with<'a, T: FromStr>(
@@ -239,7 +261,7 @@ fn position_base(i: &str) -> PResult<'_, PositionBase> {
     .parse(i)
 }
 
-fn position(i: &str) -> PResult<'_, Command> {
+pub(crate) fn position<'a>(i: &'a str, _: &str) -> PResult<'a, Command> {
     let (rest, base) = position_base(i)?;
     // `position startpos A f`: moves without the word `moves` before them.
     if let Ok((_, t)) = token(rest)
@@ -268,7 +290,7 @@ fn position(i: &str) -> PResult<'_, Command> {
     })
 }
 
-fn setoption(i: &str) -> PResult<'_, Command> {
+pub(crate) fn setoption<'a>(i: &'a str, _: &str) -> PResult<'a, Command> {
     let (i, _) = cut(keyword("name")).parse(i)?;
     let (rest, tokens) = many0(token).parse(i)?;
     let split = tokens.iter().position(|t| t.eq_ignore_ascii_case("value"));
@@ -291,16 +313,24 @@ fn setoption(i: &str) -> PResult<'_, Command> {
     ))
 }
 
-fn query(i: &str) -> PResult<'_, Command> {
+/// A query without an argument, by its word.
+fn plain_query(i: &str) -> PResult<'_, Query> {
+    let (rest, t) = token(i)?;
+    Query::WORDS
+        .iter()
+        .find(|(word, _)| t.eq_ignore_ascii_case(word))
+        .map(|&(_, q)| (rest, q))
+        .ok_or_else(|| {
+            NomErr::Error(Syntax {
+                at: i,
+                expected: String::new(),
+            })
+        })
+}
+
+pub(crate) fn query<'a>(i: &'a str, _: &str) -> PResult<'a, Command> {
     let what = alt((
-        value(Query::Fen, keyword("fen")),
-        value(Query::Moves, keyword("moves")),
-        value(Query::GameOver, keyword("gameover")),
-        value(Query::P1Turn, keyword("p1turn")),
-        value(Query::Result, keyword("result")),
-        value(Query::Score, keyword("score")),
-        value(Query::Side, keyword("side")),
-        value(Query::Tablebase, keyword("tb")),
+        plain_query,
         preceded(keyword("sowing"), cut(expect(MOVE, move_name))).map(Query::Sowing),
     ));
     whole(
@@ -322,7 +352,7 @@ const GO_PARAMETERS: &str = "a go parameter (depth, nodes, movetime, infinite, p
      p2time, p1inc, p2inc, wtime, btime, winc, binc, movestogo) or perft <depth>";
 
 /// `go`'s parameters, in any order; a repeated one takes its last value.
-fn go(i: &str) -> PResult<'_, Command> {
+pub(crate) fn go<'a>(i: &'a str, _: &str) -> PResult<'a, Command> {
     if let Ok((rest, _)) = keyword("perft").parse(i) {
         return perft_depth(rest).map(|(rest, d)| (rest, Command::Perft(d)));
     }
@@ -378,48 +408,74 @@ fn no_arguments(command: Command, i: &str) -> PResult<'_, Command> {
     whole(space0, i).map(|(rest, _)| (rest, command))
 }
 
+pub(crate) fn handshake<'a>(i: &'a str, word: &str) -> PResult<'a, Command> {
+    let dialect = if word == "ugi" {
+        Dialect::Ugi
+    } else {
+        Dialect::Uci
+    };
+    no_arguments(Command::Handshake(dialect), i)
+}
+
+pub(crate) fn variant<'a>(i: &'a str, _: &str) -> PResult<'a, Command> {
+    whole(optional_with(|_| game_names()), i).map(|(rest, v)| (rest, Command::Variant(v)))
+}
+
+pub(crate) fn moves<'a>(i: &'a str, _: &str) -> PResult<'a, Command> {
+    whole(expect(MOVE, many1(move_name)), i).map(|(rest, moves)| (rest, Command::Move(moves)))
+}
+
+pub(crate) fn undo<'a>(i: &'a str, _: &str) -> PResult<'a, Command> {
+    whole(
+        optional_number::<usize>("a number of moves (a non-negative integer)"),
+        i,
+    )
+    .map(|(rest, n)| (rest, Command::Undo(n.unwrap_or(1))))
+}
+
+pub(crate) fn perft<'a>(i: &'a str, _: &str) -> PResult<'a, Command> {
+    perft_depth(i).map(|(rest, d)| (rest, Command::Perft(d)))
+}
+
+/// The commands without arguments.
+macro_rules! bare {
+    ($($name:ident => $command:expr),* $(,)?) => {
+        $(pub(crate) fn $name<'a>(i: &'a str, _: &str) -> PResult<'a, Command> {
+            no_arguments($command, i)
+        })*
+    };
+}
+
+bare! {
+    is_ready => Command::IsReady,
+    new_game => Command::NewGame,
+    ponder_hit => Command::PonderHit,
+    bench => Command::Bench,
+    eval => Command::Eval,
+    display => Command::Display,
+    help => Command::Help,
+    stop => Command::Stop,
+    quit => Command::Quit,
+}
+
 /// Parses one line (without its line end). `Ok(None)` for a blank line, which is ignored.
 pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
     let Ok((args, name)) = token(line) else {
         return Ok(None);
     };
-    let parsed = match name.to_ascii_lowercase().as_str() {
-        "uci" => no_arguments(Command::Handshake(Dialect::Uci), args),
-        "ugi" => no_arguments(Command::Handshake(Dialect::Ugi), args),
-        "isready" => no_arguments(Command::IsReady, args),
-        "ucinewgame" | "uginewgame" => no_arguments(Command::NewGame, args),
-        "setoption" => setoption(args),
-        "variant" => whole(optional_with(|_| game_names()), args)
-            .map(|(rest, v)| (rest, Command::Variant(v))),
-        "position" => position(args),
-        "move" => whole(expect(MOVE, many1(move_name)), args)
-            .map(|(rest, moves)| (rest, Command::Move(moves))),
-        "undo" => whole(
-            optional_number::<usize>("a number of moves (a non-negative integer)"),
-            args,
-        )
-        .map(|(rest, n)| (rest, Command::Undo(n.unwrap_or(1)))),
-        "query" => query(args),
-        "perft" => perft_depth(args).map(|(rest, d)| (rest, Command::Perft(d))),
-        "go" => go(args),
-        "ponderhit" => no_arguments(Command::PonderHit, args),
-        "bench" => no_arguments(Command::Bench, args),
-        "eval" => no_arguments(Command::Eval, args),
-        "d" => no_arguments(Command::Display, args),
-        "help" => no_arguments(Command::Help, args),
-        "stop" => no_arguments(Command::Stop, args),
-        "quit" => no_arguments(Command::Quit, args),
-        _ => return Err(ParseError::Unknown(name.to_string())),
+    let Some(spec) = commands::find(name) else {
+        return Err(ParseError::Unknown(name.to_string()));
     };
-    match parsed {
+    let word = name.to_ascii_lowercase();
+    match (spec.parse)(args, &word) {
         Ok((_, command)) => Ok(Some(command)),
         Err(NomErr::Error(e) | NomErr::Failure(e)) => Err(ParseError::BadArguments {
-            command: name.to_ascii_lowercase(),
+            command: word,
             expected: e.expected,
             found: describe(e.at),
         }),
         Err(NomErr::Incomplete(_)) => Err(ParseError::BadArguments {
-            command: name.to_ascii_lowercase(),
+            command: word,
             expected: "more input".to_string(),
             found: "the end of the line".to_string(),
         }),
@@ -435,7 +491,7 @@ fn describe(at: &str) -> String {
 }
 
 /// At most 40 characters of `text`, so that error lines stay short whatever was sent.
-fn shorten(text: &str) -> String {
+pub(crate) fn shorten(text: &str) -> String {
     const LIMIT: usize = 40;
     match text.char_indices().nth(LIMIT) {
         Some((cut_at, _)) => format!("{}…", &text[..cut_at]),

@@ -31,15 +31,14 @@ fn solved(pos: &Position, table: &mut SolverTable) -> (i32, Vec<(Move, i32)>) {
 /// The answer to `go …`: the last `info` line with a score, and the move.
 fn think(engine: &mut Daemon, go: &str) -> (String, String) {
     engine.send(go);
-    let lines = engine.until("bestmove", LONG);
+    let (lines, best) = engine.best_move(LONG);
     let info = lines
         .iter()
         .rev()
         .find(|l| l.starts_with("info depth"))
         .cloned()
         .unwrap_or_default();
-    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
-    (info, best.to_string())
+    (info, best.best.expect("a move").to_string())
 }
 
 /// The number after `word` in an `info` line.
@@ -56,7 +55,7 @@ fn field(info: &str, word: &str) -> Option<i32> {
 /// search, misled by what the earlier games had left in its table, proved nothing.
 #[test]
 fn after_other_games_the_engine_still_proves_a_small_endgame() {
-    let session = include_str!("data/stale-table.in");
+    let session = include_str!("../data/stale-table.in");
     let mut engine = Daemon::start();
     let mut last = None;
     for line in session.lines().filter(|l| !l.starts_with('#')) {
