@@ -84,13 +84,13 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Err(error) => return usage_error(&error, &args),
     };
     for path in &cli.weights_files {
-        if let Err(message) = mancala_engine::eval::weights_file::load(path) {
+        if let Err(message) = mancala_engine::eval::load_weights(path) {
             eprintln!("{ENGINE_NAME}: {message}");
             return ExitCode::from(2);
         }
     }
     for path in &cli.network_files {
-        if let Err(message) = mancala_engine::eval::network::load(path) {
+        if let Err(message) = mancala_engine::eval::load_network(path) {
             eprintln!("{ENGINE_NAME}: {message}");
             return ExitCode::from(2);
         }

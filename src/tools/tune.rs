@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use mancala_engine::eval::weights_file::WeightsFile;
+use mancala_engine::eval::WeightsFile;
 use mancala_learn::tune::{
     HOLD_OUT_EVERY, Model, Target, current, fit, read_files, samples, source,
 };

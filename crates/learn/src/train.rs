@@ -1,4 +1,4 @@
-//! Training a game's network (`mancala_engine::eval::network`) on top of its linear evaluation:
+//! Training a game's network (`mancala_engine::eval::Network`) on top of its linear evaluation:
 //! stochastic gradient descent (Adam, minibatches) on the squared error between what a position is
 //! worth (the same target as `tune`'s) and the linear evaluation plus the network, with whole
 //! games held out. Hand-written: the model is one hidden layer over sparse one-hot inputs, whose
@@ -9,7 +9,7 @@
 //! at the end is the integer network's, exactly as the engine computes it.
 
 use mancala_engine::eval::evaluate_parts;
-use mancala_engine::eval::network::{
+use mancala_engine::eval::{
     MAX_ACTIVE, MAX_HIDDEN, MAX_WEIGHT, Network, ONE, active_inputs, fingerprint, input_count,
 };
 use mancala_rules::{SplitMix64, Variant};

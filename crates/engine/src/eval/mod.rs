@@ -3,17 +3,23 @@
 //! The captured margin is exact; the positional terms estimate what the board will still yield.
 //! Every term is "mine minus the opponent's" from the side to move's point of view.
 
-pub mod network;
+mod fields;
+pub(crate) mod network;
 mod row_word;
+mod terms;
 pub(crate) mod tuning;
 mod weights;
-pub mod weights_file;
+pub(crate) mod weights_file;
 
-mod fields;
-mod terms;
-
+// The evaluation's curated surface: what the engine's callers (the programs, and
+// `mancala-learn`, which fits the weights and trains the networks) may use.
+pub use network::{
+    MAX_ACTIVE, MAX_HIDDEN, MAX_WEIGHT, Network, ONE, active_inputs, fingerprint, input_count,
+    load as load_network,
+};
 pub use terms::{COUNT_BUCKETS, PitTable, PitValues, Weights, bucket};
 pub use tuning::COMPILED;
+pub use weights_file::{WeightsFile, load as load_weights};
 
 use crate::node::score::{MAX_EVAL, Value};
 use mancala_rules::{CaptureCounts, Laps, Leftover, Position, Side, Spec, Variant};

@@ -230,9 +230,10 @@ pub fn load(path: &std::path::Path) -> Result<(Variant, String), String> {
     Ok((file.variant, file.model))
 }
 
-/// The file of a game's current weights (compiled, loaded or default), for `tune` to start from
-/// or a person to read.
-pub fn current(variant: Variant) -> WeightsFile {
+/// The file of a game's current weights (compiled, loaded or default): what the tests write
+/// and read back.
+#[cfg(test)]
+fn current(variant: Variant) -> WeightsFile {
     let tuning = super::tuning::tuning(variant);
     let model = if !tuning.pits.used {
         "terms"
