@@ -391,27 +391,32 @@ fn link_targets(text: &str) -> Vec<String> {
     targets
 }
 
+/// `document` holds `table` (made by the code that the table documents) exactly.
+fn holds_table(document: &str, what: &str, table: &str) -> String {
+    let text = read(document);
+    assert!(
+        text.contains(table),
+        "{document}'s table of {what} must read, exactly:\n{table}"
+    );
+    text
+}
+
 /// protocol.md's table of options is the one the option registry makes (every option, its
 /// values and default, what it does), so that the two cannot drift apart.
 #[test]
 fn protocol_md_lists_the_options_of_the_registry() {
     let table = mancala_engine::engine::options::markdown_table();
-    let protocol = read("protocol.md");
-    assert!(
-        protocol.contains(&table),
-        "protocol.md's table of options must read, exactly:\n{table}"
-    );
+    holds_table("protocol.md", "options", &table);
 }
 
 /// protocol.md's table of commands is the one the protocol crate's `COMMANDS` makes (the table
 /// that also drives the parser, the engine's dispatch and `help`).
 #[test]
 fn protocol_md_lists_the_commands_of_the_table() {
-    let table = mancala_protocol::markdown_table();
-    let protocol = read("protocol.md");
-    assert!(
-        protocol.contains(&table),
-        "protocol.md's table of commands must read, exactly:\n{table}"
+    holds_table(
+        "protocol.md",
+        "commands",
+        &mancala_protocol::markdown_table(),
     );
 }
 
@@ -419,11 +424,10 @@ fn protocol_md_lists_the_commands_of_the_table() {
 /// its values and default, the rule), and every built-in game's file reads back as its game.
 #[test]
 fn rules_md_lists_the_fields_of_a_game_file() {
-    let table = mancala_rules::definition::fields_table();
-    let rules = read("RULES.md");
-    assert!(
-        rules.contains(&table),
-        "RULES.md's table of game file fields must read, exactly:\n{table}"
+    let rules = holds_table(
+        "RULES.md",
+        "game file fields",
+        &mancala_rules::definition::fields_table(),
     );
     // The example file of that section is a game.
     let example = rules
