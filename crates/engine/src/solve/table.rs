@@ -45,13 +45,11 @@ pub(super) struct Bounds {
 }
 
 impl SolverTable {
-    /// A table of about `mib` MiB (1 to [`MAX_SOLVER_TABLE_MIB`]). Its memory comes untouched
-    /// from the operating system (on huge pages where it can), so an unused part costs nothing.
+    /// A table of `mib` MiB (1 to [`MAX_SOLVER_TABLE_MIB`]) when `mib` is a power of two, else
+    /// of the largest power of two below it (buckets are found by masking the key). Its memory
+    /// comes untouched from the operating system (on huge pages where it can).
     pub fn new(mib: usize) -> SolverTable {
-        let buckets = ((mib.clamp(1, MAX_SOLVER_TABLE_MIB) << 20) / (16 * BUCKET_SLOTS))
-            .next_power_of_two()
-            .max(256)
-            / 2;
+        let buckets = Self::buckets_for(mib);
         let len = (buckets + 1) * 2 * BUCKET_SLOTS;
         let words = mancala_platform::huge_pages::zeroed::<AtomicU64>(len);
         let misalignment = (words.as_ptr() as usize / 8) % (2 * BUCKET_SLOTS);
@@ -61,6 +59,17 @@ impl SolverTable {
             buckets,
             gave_up: None,
         }
+    }
+
+    /// The buckets of a table of `mib` MiB: the largest power of two that fits (at least 256).
+    fn buckets_for(mib: usize) -> usize {
+        let fit = (mib.clamp(1, MAX_SOLVER_TABLE_MIB) << 20) / (16 * BUCKET_SLOTS);
+        (1usize << fit.ilog2()).max(256)
+    }
+
+    /// The table's size in bytes (its buckets; the alignment slack aside).
+    pub fn bytes(&self) -> usize {
+        self.buckets * 16 * BUCKET_SLOTS
     }
 
     pub fn clear(&mut self) {
@@ -175,4 +184,22 @@ pub(super) fn from_yield(bound: i32, margin: i32) -> i32 {
         return bound;
     }
     (bound + margin).clamp(LOWEST, HIGHEST)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--hash 2048` is a table of 2 GiB, not 1 (a power of two used to be halved).
+    #[test]
+    fn a_table_is_the_size_asked_for_or_the_power_of_two_below() {
+        for (mib, expected) in [(1, 1), (16, 16), (2048, 2048), (3000, 2048), (4095, 2048)] {
+            assert_eq!(
+                SolverTable::buckets_for(mib) * 16 * BUCKET_SLOTS,
+                expected << 20,
+                "{mib} MiB"
+            );
+        }
+        assert_eq!(SolverTable::new(2).bytes(), 2 << 20);
+    }
 }
