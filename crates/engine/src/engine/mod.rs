@@ -32,7 +32,9 @@ pub const MAX_PERFT_DEPTH: u64 = 256;
 /// Stack for job threads: perft and search recurse once per ply.
 const JOB_STACK_BYTES: usize = 64 * 1024 * 1024;
 /// The solver's table, kept through a game (small endgames are solved again move after move).
-const SOLVER_TABLE_MIB: usize = 32;
+/// 16 MiB: what the table held when the constant said 32 (a power of two was halved until
+/// 2026-12-06), the size the daemon's memory bound (`tests/cli/limits.rs`) was measured with.
+const SOLVER_TABLE_MIB: usize = 16;
 
 /// Where a `position` command starts from (the protocol's type).
 pub use mancala_protocol::PositionBase;
