@@ -72,6 +72,10 @@ fn main() {
             "shards_merged_equal_the_whole_run",
             shards_merged_equal_the_whole_run,
         ),
+        (
+            "a_run_stopped_by_sigterm_goes_on_from_its_journal",
+            a_run_stopped_by_sigterm_goes_on_from_its_journal,
+        ),
     ];
     let mut failed = Vec::new();
     for (name, test) in tests {
@@ -666,6 +670,19 @@ fn shards_merged_equal_the_whole_run() {
     let whole_report = &whole.stdout[whole.stdout.find("Finished").unwrap()..];
     assert_eq!(report, whole_report);
 
+    // Some shards only: reported as partial, naming the missing ones, with a failing status.
+    let partial = merge(&[&paths[0], &paths[2]], None);
+    assert!(!partial.status.success());
+    let (out, err) = (
+        String::from_utf8_lossy(&partial.stdout),
+        String::from_utf8_lossy(&partial.stderr),
+    );
+    assert!(
+        out.contains("(PARTIAL: shards 1, 3 of 4 merged, 2, 4 missing)"),
+        "{out}"
+    );
+    assert!(err.contains("shard(s) 2, 4 of 4 missing"), "{err}");
+
     // Refused: a shard twice, a whole run, a shard of another run.
     let twice = merge(&[&paths[0], &paths[0]], None);
     assert!(!twice.status.success());
@@ -689,6 +706,91 @@ fn shards_merged_equal_the_whole_run() {
         .iter()
         .chain([&merged_json, &whole_path, &other_path, &garbage_path])
     {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// What a batch system's time limit does to a shard: SIGTERM. The run stops without beginning a
+/// game, writes its summary so far and exits 143; the same command then goes on from the
+/// journal, and the whole is what an uninterrupted run gives (at fixed depth, repeatable).
+fn a_run_stopped_by_sigterm_goes_on_from_its_journal() {
+    let mut base = real("a", &[]);
+    base.extend(real("b", &["Hash=8"]));
+    base.extend(args(&[
+        "--games",
+        "16",
+        "--depth",
+        "4",
+        "--variant",
+        "al-manqala",
+        "--shard",
+        "1/2",
+    ]));
+    let whole = run_match("journal-whole", &base);
+    assert_eq!(whole.status, 0, "{}", whole.stderr);
+
+    let journal = temp_path("journal.txt");
+    let _ = std::fs::remove_file(&journal);
+    let mut with_journal = base.clone();
+    with_journal.extend(["--journal".to_string(), journal.display().to_string()]);
+    let json = temp_path("journal-stopped.json");
+    let child = Command::new(env!("CARGO_BIN_EXE_mancala-match"))
+        .args(&with_journal)
+        .arg("--json")
+        .arg(&json)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Stopped once three games are in the journal (its first line names the run).
+    let deadline = Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 4 {
+        assert!(Instant::now() < deadline, "no games in the journal");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(143), "{stderr}");
+    assert!(stderr.contains("stopped by SIGTERM"), "{stderr}");
+    let stopped: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let played_then = stopped["games_played"].as_u64().unwrap();
+    assert!((3..8).contains(&played_then), "{played_then} of 8 played");
+    let journal_games = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
+    assert_eq!(journal_games as u64, played_then);
+
+    let resumed = run_match("journal-resumed", &with_journal);
+    assert_eq!(resumed.status, 0, "{}", resumed.stderr);
+    assert!(
+        resumed.stderr.contains("going on from the journal"),
+        "{}",
+        resumed.stderr
+    );
+    let (done, whole_summary) = (resumed.summary(), whole.summary());
+    for field in ["games_total", "games_played", "engines", "pairings"] {
+        assert_eq!(done[field], whole_summary[field], "{field}");
+    }
+    // A journal of another run is refused, and left as it was.
+    let mut other = with_journal.clone();
+    other.extend(args(&["--seed", "5"]));
+    let refused = run_match("journal-other", &other);
+    assert_ne!(refused.status, 0);
+    assert!(
+        refused.stderr.contains("journal of another run"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(&journal).unwrap().lines().count(),
+        9,
+        "the header and the shard's 8 games"
+    );
+    for path in [&journal, &json] {
         let _ = std::fs::remove_file(path);
     }
 }

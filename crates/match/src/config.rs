@@ -122,6 +122,9 @@ pub struct MatchConfig {
     pub shard: Option<Shard>,
     pub records: Option<PathBuf>,
     pub json: Option<PathBuf>,
+    /// The journal: one line per finished game, appended as games end; a run stopped by a
+    /// signal goes on from it.
+    pub journal: Option<PathBuf>,
 }
 
 impl MatchConfig {

@@ -7,6 +7,7 @@
 //! binary (`mancala-match`, in the workspace's root package) does, and reads the command line.
 
 pub mod config;
+pub mod journal;
 pub mod process;
 pub mod record;
 pub mod referee;

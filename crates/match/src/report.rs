@@ -105,17 +105,26 @@ pub fn summary_text(summary: &Summary) -> String {
     } else {
         run.time_control.clone()
     };
-    let part = match (summary.shard, &summary.shards_merged) {
-        (Some(shard), _) => format!(" (shard {}/{})", shard.index, shard.count),
-        (None, Some(merged)) => format!(
-            " (shards {} merged)",
-            merged
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
+    let list = |shards: &[u32]| {
+        shards
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let part = match (
+        summary.shard,
+        &summary.shards_merged,
+        &summary.shards_missing,
+    ) {
+        (Some(shard), _, _) => format!(" (shard {}/{})", shard.index, shard.count),
+        (None, Some(merged), Some((missing, count))) => format!(
+            " (PARTIAL: shards {} of {count} merged, {} missing)",
+            list(merged),
+            list(missing)
         ),
-        (None, None) => String::new(),
+        (None, Some(merged), None) => format!(" (shards {} merged)", list(merged)),
+        (None, None, _) => String::new(),
     };
     let _ = writeln!(
         text,

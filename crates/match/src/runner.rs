@@ -48,28 +48,95 @@ pub struct MatchState {
     pub sprt: Option<(f64, SprtDecision)>,
 }
 
+/// What the totals need of one finished game: one line of a match's journal, from which a
+/// stopped run goes on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedGame {
+    /// The game's number in the whole run.
+    pub number: u64,
+    pub pairing: usize,
+    pub pair: u64,
+    /// The points of the pairing's first engine: 0, 0.5 or 1.
+    pub first_points: f64,
+    /// The engine that lost by a fault, if one did.
+    pub offender: Option<usize>,
+    /// How the game ended (`GameRecord`'s termination kind).
+    pub kind: String,
+}
+
+impl PlayedGame {
+    fn of(game: &GameRecord, pairing: usize, pair: u64, first: usize) -> PlayedGame {
+        PlayedGame {
+            number: game.number,
+            pairing,
+            pair,
+            first_points: game.points_of(first),
+            offender: game
+                .termination
+                .offender()
+                .map(|side| game.engines[side.index()]),
+            kind: game.termination.kind().to_string(),
+        }
+    }
+
+    /// `<number> <pairing> <pair> <points> <offender or -> <kind>`.
+    pub fn to_line(&self) -> String {
+        format!(
+            "{} {} {} {} {} {}",
+            self.number,
+            self.pairing,
+            self.pair,
+            self.first_points,
+            self.offender.map_or("-".to_string(), |e| e.to_string()),
+            self.kind
+        )
+    }
+
+    /// [`PlayedGame::to_line`] read back.
+    pub fn from_line(line: &str) -> Option<PlayedGame> {
+        let mut fields = line.splitn(6, ' ');
+        let mut next = || fields.next();
+        let number = next()?.parse().ok()?;
+        let pairing = next()?.parse().ok()?;
+        let pair = next()?.parse().ok()?;
+        let first_points: f64 = next()?.parse().ok()?;
+        let offender = match next()? {
+            "-" => None,
+            engine => Some(engine.parse().ok()?),
+        };
+        let kind = next()?.to_string();
+        [0.0, 0.5, 1.0]
+            .contains(&first_points)
+            .then_some(PlayedGame {
+                number,
+                pairing,
+                pair,
+                first_points,
+                offender,
+                kind,
+            })
+    }
+}
+
 impl MatchState {
-    fn record(&mut self, config: &MatchConfig, pairing: usize, pair: u64, game: &GameRecord) {
+    fn record(&mut self, config: &MatchConfig, game: &PlayedGame) {
         self.games_done += 1;
-        let stats = &mut self.pairings[pairing];
-        let points = game.points_of(stats.first);
+        let stats = &mut self.pairings[game.pairing];
+        let points = game.first_points;
         stats.wdl.add(points);
-        *stats
-            .terminations
-            .entry(game.termination.kind().to_string())
-            .or_default() += 1;
-        match stats.half_pairs.remove(&pair) {
+        *stats.terminations.entry(game.kind.clone()).or_default() += 1;
+        match stats.half_pairs.remove(&game.pair) {
             Some(other) => stats.pentanomial.add(points + other),
             None => {
-                stats.half_pairs.insert(pair, points);
+                stats.half_pairs.insert(game.pair, points);
             }
         }
         let (first, second) = (stats.first, stats.second);
         self.engines[first].add(points);
         self.engines[second].add(1.0 - points);
-        if let Some(side) = game.termination.offender() {
-            let faults = &mut self.faults[game.engines[side.index()]];
-            match game.termination.kind() {
+        if let Some(engine) = game.offender {
+            let faults = &mut self.faults[engine];
+            match game.kind.as_str() {
                 "crash" => faults.crashes += 1,
                 "hang" => faults.hangs += 1,
                 "illegal move" => faults.illegal_moves += 1,
@@ -147,12 +214,18 @@ pub fn check_engines(config: &MatchConfig) -> Result<Vec<String>, String> {
 }
 
 /// Plays the match (or its shard); `on_game` sees every finished game with the totals after it
-/// (one call at a time). Stops scheduling games once the SPRT decides (not in a shard).
+/// (one call at a time). Stops scheduling games once the SPRT decides (not in a shard). The
+/// games of `played` (a journal of an earlier, stopped run) count as played and are not played
+/// again. Once `stop` is set (a signal), no game is begun and the games in play are dropped
+/// when they end (an engine may have had the signal too): a run of the same command with the
+/// journal plays them.
 pub fn run_match(
     config: &MatchConfig,
     names: &[String],
     openings: &[Opening],
-    on_game: &mut (dyn FnMut(&GameRecord, &MatchState) + Send),
+    played: &[PlayedGame],
+    stop: &AtomicBool,
+    on_game: &mut (dyn FnMut(&GameRecord, &PlayedGame, &MatchState) + Send),
 ) -> MatchState {
     let pairings = config.pairings();
     let mut jobs = Vec::new();
@@ -173,9 +246,12 @@ pub fn run_match(
             }
         }
     }
+    let games_total = jobs.len() as u64;
+    let done: std::collections::HashSet<u64> = played.iter().map(|g| g.number).collect();
+    jobs.retain(|job| !done.contains(&job.number));
     let state = Mutex::new(MatchState {
         names: names.to_vec(),
-        games_total: jobs.len() as u64,
+        games_total,
         games_done: 0,
         pairings: pairings
             .iter()
@@ -189,6 +265,12 @@ pub fn run_match(
         faults: vec![Faults::default(); names.len()],
         sprt: None,
     });
+    {
+        let mut state = state.lock().expect("not shared yet");
+        for game in played {
+            state.record(config, game);
+        }
+    }
     let setup = GameSetup {
         variant: config.variant,
         game_file: config.game_file.clone(),
@@ -199,14 +281,14 @@ pub fn run_match(
         max_plies: config.max_plies,
     };
     let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    let decided = AtomicBool::new(false);
     let on_game = Mutex::new(on_game);
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.min(jobs.len()).max(1) {
             scope.spawn(|| {
                 let mut seats: HashMap<usize, Seat> = HashMap::new();
                 loop {
-                    if stop.load(Ordering::Relaxed) {
+                    if decided.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
                         break;
                     }
                     let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
@@ -233,14 +315,18 @@ pub fn run_match(
                     let record =
                         play_game(&setup, job.number, opening, [&mut south_seat, north_seat]);
                     seats.insert(south, south_seat);
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let game = PlayedGame::of(&record, job.pairing, job.pair, first);
                     let mut state = state.lock().expect("no panics while locked");
-                    state.record(config, job.pairing, job.pair, &record);
-                    (on_game.lock().expect("no panics while locked"))(&record, &state);
+                    state.record(config, &game);
+                    (on_game.lock().expect("no panics while locked"))(&record, &game, &state);
                     // A shard plays all its games: the merge decides on all of them.
                     if config.shard.is_none()
                         && matches!(state.sprt, Some((_, d)) if d != SprtDecision::Continue)
                     {
-                        stop.store(true, Ordering::Relaxed);
+                        decided.store(true, Ordering::Relaxed);
                     }
                 }
             });

@@ -124,6 +124,9 @@ pub struct Summary {
     pub shard: Option<Shard>,
     /// For merged shards: which of the run's shards are in.
     pub shards_merged: Option<Vec<u32>>,
+    /// For a merge of some of the shards: those missing, and the number the run was cut into.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shards_missing: Option<(Vec<u32>, u32)>,
     pub games_total: u64,
     pub games_played: u64,
     pub engines: Vec<EngineResult>,
@@ -251,6 +254,7 @@ impl Summary {
             run: Run::of(config, &state.names),
             shard: config.shard,
             shards_merged: None,
+            shards_missing: None,
             games_total: state.games_total,
             games_played: state.games_done,
             engines,
@@ -377,12 +381,14 @@ pub fn merge(inputs: &[(PathBuf, Summary)]) -> Result<Summary, String> {
         .into_iter()
         .map(PairingResult::derive)
         .collect();
+    merged.shard = None;
     if seen.len() as u32 == count {
-        merged.shard = None;
         merged.shards_merged = None;
+        merged.shards_missing = None;
     } else {
-        merged.shard = None;
+        let missing = (1..=count).filter(|k| !seen.contains(k)).collect();
         merged.shards_merged = Some(seen);
+        merged.shards_missing = Some((missing, count));
     }
     merged.derive_sprt();
     Ok(merged)

@@ -188,6 +188,11 @@ struct RunArgs {
     /// A machine-readable summary (read back by merge).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// A journal of the finished games, written as each ends; a run stopped by SIGTERM, SIGINT
+    /// or SIGHUP (a batch system's time limit) goes on from it when the same command is run
+    /// again.
+    #[arg(long, value_name = "FILE")]
+    journal: Option<PathBuf>,
 }
 
 fn parse_variant(text: &str) -> Result<Variant, String> {
@@ -400,6 +405,7 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
         shard: run.shard,
         records: run.records,
         json: run.json,
+        journal: run.journal,
     })))
 }
 

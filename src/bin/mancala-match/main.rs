@@ -1,7 +1,6 @@
 //! `mancala-match`: a rules-aware match runner for engines that speak the mancala-engine
 //! protocol. `mancala-match --help` explains it.
 
-use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,9 +10,11 @@ mod cli;
 use anyhow::{Context, bail};
 use cli::{Invocation, parse_args};
 use mancala_match::config::MatchConfig;
+use mancala_match::journal::Journal;
 use mancala_match::report::{progress_line, summary_text};
 use mancala_match::runner::{check_engines, load_openings, run_match};
-use mancala_match::summary::{Summary, merge};
+use mancala_match::summary::{Run, Summary, merge};
+use mancala_platform::signals;
 
 fn main() -> ExitCode {
     env_logger::init();
@@ -42,29 +43,65 @@ fn main() -> ExitCode {
 fn run(config: &MatchConfig) -> anyhow::Result<()> {
     let openings = load_openings(config).map_err(anyhow::Error::msg)?;
     let names = check_engines(config).map_err(anyhow::Error::msg)?;
-    let mut records = match &config.records {
+    let (mut journal, played) = match &config.journal {
         Some(path) => {
-            Some(File::create(path).with_context(|| format!("cannot create {}", path.display()))?)
+            let (journal, played) =
+                Journal::open(path, &Run::of(config, &names)).map_err(anyhow::Error::msg)?;
+            (Some(journal), played)
         }
+        None => (None, Vec::new()),
+    };
+    if !played.is_empty() {
+        eprintln!(
+            "mancala-match: going on from the journal: {} games played before",
+            played.len()
+        );
+    }
+    // A run that goes on adds its games to the records of the games played before.
+    let mut records = match &config.records {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .write(true)
+                .append(!played.is_empty())
+                .truncate(played.is_empty())
+                .open(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        ),
         None => None,
     };
+    signals::stop_on_signals();
     let live = std::io::stdout().is_terminal();
     let mut record_error = None;
-    let state = run_match(config, &names, &openings, &mut |record, state| {
-        let line = progress_line(record, state);
-        let mut out = std::io::stdout().lock();
-        let _ = if live {
-            write!(out, "\r\x1b[2K{line}")
-        } else {
-            writeln!(out, "{line}")
-        };
-        let _ = out.flush();
-        if let Some(file) = records.as_mut()
-            && let Err(e) = file.write_all(record.to_text().as_bytes())
-        {
-            record_error.get_or_insert(e);
-        }
-    });
+    let mut journal_error = None;
+    let stop = signals::flag();
+    let state = run_match(
+        config,
+        &names,
+        &openings,
+        &played,
+        stop,
+        &mut |record, game, state| {
+            if let Some(journal) = journal.as_mut()
+                && let Err(e) = journal.append(game)
+            {
+                journal_error.get_or_insert(e);
+            }
+            let line = progress_line(record, state);
+            let mut out = std::io::stdout().lock();
+            let _ = if live {
+                write!(out, "\r\x1b[2K{line}")
+            } else {
+                writeln!(out, "{line}")
+            };
+            let _ = out.flush();
+            if let Some(file) = records.as_mut()
+                && let Err(e) = file.write_all(record.to_text().as_bytes())
+            {
+                record_error.get_or_insert(e);
+            }
+        },
+    );
     if live {
         println!();
     }
@@ -73,9 +110,25 @@ fn run(config: &MatchConfig) -> anyhow::Result<()> {
     if let Some(e) = record_error {
         bail!("writing the game records failed: {e}");
     }
+    if let Some(e) = journal_error {
+        bail!("writing the journal failed: {e}");
+    }
     if let Some(path) = &config.json {
         std::fs::write(path, summary.to_json())
             .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(signal) = signals::received() {
+        let how = if config.journal.is_some() {
+            "run the same command to go on from the journal"
+        } else {
+            "without --journal, a run starts again from nothing"
+        };
+        eprintln!(
+            "mancala-match: stopped by {signal} after {} of {} games (the games in play are \
+             dropped); {how}",
+            state.games_done, state.games_total
+        );
+        std::process::exit(signals::exit_status().unwrap_or(1).into());
     }
     Ok(())
 }
@@ -95,6 +148,14 @@ fn merge_summaries(inputs: &[PathBuf], json: Option<&PathBuf>) -> anyhow::Result
     if let Some(path) = json {
         std::fs::write(path, merged.to_json())
             .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    // Some shards only: the report is written, and the exit status says it is not the run's.
+    if let Some((missing, count)) = &merged.shards_missing {
+        let missing: Vec<String> = missing.iter().map(u32::to_string).collect();
+        anyhow::bail!(
+            "a partial merge: shard(s) {} of {count} missing; merge them all for the run's result",
+            missing.join(", ")
+        );
     }
     Ok(())
 }
