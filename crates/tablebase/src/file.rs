@@ -325,8 +325,17 @@ const DAMAGED: u8 = 2;
 
 /// A layer file mapped into memory: the operating system reads a page when a probe first
 /// touches it, and may drop it again under memory pressure.
+///
+/// What the caller must guarantee: the file is not truncated or rewritten in place while it is
+/// mapped (the tools never do: they write a new file and rename it over the old one). A block
+/// is checked against its checksum, and the file's length against the block, before its first
+/// read, so a file cut short before a block is touched leaves that block out instead of ending
+/// the process; a file cut short under a block already read can still end it (SIGBUS) when
+/// the operating system reads the dropped page again.
 pub struct MappedValues {
     map: memmap2::Mmap,
+    /// The mapped file, whose length is checked before a block's first read.
+    file: std::fs::File,
     /// Where the values start in the file.
     offset: usize,
     positions: u64,
@@ -360,7 +369,13 @@ impl MappedValues {
     fn check(&self, block: usize) -> bool {
         let start = self.offset + block * BLOCK_VALUES as usize;
         let end = (start + BLOCK_VALUES as usize).min(self.offset + self.positions as usize);
-        let sound = block_sum(block as u64, &self.map[start..end]) == self.block_sums[block];
+        // A file cut short since it was mapped: reading past its end would end the process.
+        let whole = self
+            .file
+            .metadata()
+            .is_ok_and(|m| m.len() >= self.map.len() as u64);
+        let sound =
+            whole && block_sum(block as u64, &self.map[start..end]) == self.block_sums[block];
         self.checked[block].store(if sound { SOUND } else { DAMAGED }, Ordering::Relaxed);
         if !sound {
             log::error!(
@@ -392,8 +407,9 @@ pub fn map_layer(path: &Path, expected: &Header) -> Result<LayerValues, FileErro
     let offset = HEADER_BYTES + opened.block_sums.len() * 8;
     // SAFETY: the mapping is read-only, and layer files are only ever replaced whole (written
     // to a temporary file and renamed over the old one), never changed in place: a file the
-    // engine has mapped stays as it was mapped. Every byte read through it is checked against
-    // its block's checksum before it is used.
+    // engine has mapped stays as it was mapped (the guarantee `MappedValues` asks of whoever
+    // else writes the directory). Every byte read through it is checked against its block's
+    // checksum, and the file's length, before it is used.
     let map = unsafe { memmap2::Mmap::map(&opened.file) }
         .map_err(|e| FileError::Io(path.to_path_buf(), e))?;
     if map.len() != offset + expected.positions as usize {
@@ -404,6 +420,7 @@ pub fn map_layer(path: &Path, expected: &Header) -> Result<LayerValues, FileErro
         .collect();
     Ok(LayerValues::Mapped(MappedValues {
         map,
+        file: opened.file,
         offset,
         positions: expected.positions,
         block_sums: opened.block_sums,
@@ -492,6 +509,31 @@ mod tests {
             map_layer(&path, &expected),
             Err(FileError::Damaged(_))
         ));
+        let _ = std::fs::remove_file(&path);
+    }
+
+    /// A mapped file cut short by someone else: the blocks not read yet answer nothing, where
+    /// reading them would end the process (SIGBUS).
+    #[test]
+    fn a_file_cut_short_after_mapping_leaves_its_unread_blocks_out() {
+        let path = temporary("cut");
+        let positions = 3 * BLOCK_VALUES;
+        let values: Vec<i8> = (0..positions).map(|i| (i % 201) as i8).collect();
+        let expected = header(positions);
+        write_layer(&path, &expected, &values).unwrap();
+        let LayerValues::Mapped(mapped) = map_layer(&path, &expected).unwrap() else {
+            panic!("a version 2 file is mapped");
+        };
+        assert_eq!(mapped.get(5), Some(values[5]));
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(HEADER_BYTES as u64 + 100)
+            .unwrap();
+        assert_eq!(mapped.get(2 * BLOCK_VALUES + 9), None);
+        assert_eq!(mapped.get(BLOCK_VALUES + 9), None);
+        assert_eq!(mapped.damaged_blocks(), 2);
         let _ = std::fs::remove_file(&path);
     }
 
