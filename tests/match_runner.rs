@@ -775,6 +775,18 @@ fn a_run_stopped_by_sigterm_goes_on_from_its_journal() {
     for field in ["games_total", "games_played", "engines", "pairings"] {
         assert_eq!(done[field], whole_summary[field], "{field}");
     }
+    // A game the run does not have (a journal edited by hand) is refused.
+    let kept = std::fs::read_to_string(&journal).unwrap();
+    std::fs::write(&journal, format!("{kept}9999 0 0 1 - board empty\n")).unwrap();
+    let edited = run_match("journal-edited", &with_journal);
+    assert_ne!(edited.status, 0);
+    assert!(
+        edited.stderr.contains("not a game of this run"),
+        "{}",
+        edited.stderr
+    );
+    std::fs::write(&journal, &kept).unwrap();
+
     // A journal of another run is refused, and left as it was.
     let mut other = with_journal.clone();
     other.extend(args(&["--seed", "5"]));

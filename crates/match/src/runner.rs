@@ -150,6 +150,48 @@ impl MatchState {
     }
 }
 
+/// The games of the run (or of its shard), in the order they are begun.
+fn jobs(config: &MatchConfig) -> Vec<Job> {
+    let pairings = config.pairings();
+    let mut jobs = Vec::new();
+    let mut number = 0;
+    for pair in 0..config.games as u64 / 2 {
+        for pairing in 0..pairings.len() {
+            for first_is_south in [true, false] {
+                // Games keep their numbers in the whole run; a shard plays its own.
+                number += 1;
+                if config.shard.is_none_or(|shard| shard.has_game(number)) {
+                    jobs.push(Job {
+                        number,
+                        pairing,
+                        pair,
+                        first_is_south,
+                    });
+                }
+            }
+        }
+    }
+    jobs
+}
+
+/// Whether every game of a journal is one of this run's (its number, pairing and pair, an
+/// offender among its engines): a journal edited by hand must not count for another game.
+pub fn check_played(config: &MatchConfig, played: &[PlayedGame]) -> Result<(), String> {
+    let jobs = jobs(config);
+    for game in played {
+        let fits = jobs.iter().any(|job| {
+            job.number == game.number && job.pairing == game.pairing && job.pair == game.pair
+        }) && game.offender.is_none_or(|e| e < config.engines.len());
+        if !fits {
+            return Err(format!(
+                "the journal's game '{}' is not a game of this run",
+                game.to_line()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// One game to play.
 struct Job {
     number: u64,
@@ -228,24 +270,7 @@ pub fn run_match(
     on_game: &mut (dyn FnMut(&GameRecord, &PlayedGame, &MatchState) + Send),
 ) -> MatchState {
     let pairings = config.pairings();
-    let mut jobs = Vec::new();
-    let mut number = 0;
-    for pair in 0..config.games as u64 / 2 {
-        for pairing in 0..pairings.len() {
-            for first_is_south in [true, false] {
-                // Games keep their numbers in the whole run; a shard plays its own.
-                number += 1;
-                if config.shard.is_none_or(|shard| shard.has_game(number)) {
-                    jobs.push(Job {
-                        number,
-                        pairing,
-                        pair,
-                        first_is_south,
-                    });
-                }
-            }
-        }
-    }
+    let mut jobs = jobs(config);
     let games_total = jobs.len() as u64;
     let done: std::collections::HashSet<u64> = played.iter().map(|g| g.number).collect();
     jobs.retain(|job| !done.contains(&job.number));
@@ -281,7 +306,13 @@ pub fn run_match(
         max_plies: config.max_plies,
     };
     let next = AtomicUsize::new(0);
-    let decided = AtomicBool::new(false);
+    // A journal's games may have decided the SPRT already: then no game is begun.
+    let decided_by_journal = config.shard.is_none()
+        && matches!(
+            state.lock().expect("not shared yet").sprt,
+            Some((_, d)) if d != SprtDecision::Continue
+        );
+    let decided = AtomicBool::new(decided_by_journal);
     let on_game = Mutex::new(on_game);
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.min(jobs.len()).max(1) {

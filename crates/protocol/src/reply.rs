@@ -66,6 +66,10 @@ pub struct Info {
     pub hashfull: Option<u64>,
     pub tbhits: Option<u64>,
     pub time_ms: Option<u64>,
+    /// Fields this crate does not know (another engine's `currmove 3`, `wdl 500 300 200`),
+    /// kept in order as words: each unknown word and the words after it up to the next field
+    /// known here. Written back before `pv`.
+    pub other: Vec<String>,
     pub pv: Vec<Move>,
 }
 
@@ -184,9 +188,15 @@ fn parse_move(word: &str) -> Result<Move, String> {
         .map_err(|_| format!("'{word}' is not a move name"))
 }
 
+/// The fields of an `info` line known here.
+const INFO_FIELDS: [&str; 11] = [
+    "depth", "seldepth", "multipv", "score", "margin", "nodes", "nps", "hashfull", "tbhits",
+    "time", "pv",
+];
+
 fn parse_info(text: &str) -> Result<Info, String> {
     let mut info = Info::default();
-    let mut words = text.split_whitespace();
+    let mut words = text.split_whitespace().peekable();
     while let Some(key) = words.next() {
         match key {
             "depth" => info.depth = Some(number(words.next(), key)?),
@@ -213,7 +223,12 @@ fn parse_info(text: &str) -> Result<Info, String> {
             "pv" => {
                 info.pv = words.by_ref().map(parse_move).collect::<Result<_, _>>()?;
             }
-            other => return Err(format!("unknown info field '{other}'")),
+            other => {
+                info.other.push(other.to_string());
+                while let Some(word) = words.next_if(|w| !INFO_FIELDS.contains(w)) {
+                    info.other.push(word.to_string());
+                }
+            }
         }
     }
     Ok(info)
@@ -339,6 +354,9 @@ impl fmt::Display for Info {
         field("hashfull", text(self.hashfull))?;
         field("tbhits", text(self.tbhits))?;
         field("time", text(self.time_ms))?;
+        for word in &self.other {
+            write!(f, " {word}")?;
+        }
         if !self.pv.is_empty() || self.depth.is_some() {
             f.write_str(" pv")?;
             for mv in &self.pv {
@@ -459,6 +477,27 @@ mod tests {
         assert_eq!(round_trip("A: 6"), Reply::Text("A: 6".into()));
     }
 
+    /// Another engine's fields are passed over and kept: what a client reads of the line is
+    /// still there.
+    #[test]
+    fn fields_of_other_engines_are_kept_beside_the_known_ones() {
+        let Ok(Reply::Info(info)) = Reply::parse(
+            "info depth 5 currmove A currmovenumber 2 score cp 10 lowerbound wdl 500 300 200 \
+             nodes 99 pv A b",
+        ) else {
+            panic!("an info line");
+        };
+        assert_eq!(info.depth, Some(5));
+        assert_eq!(info.score, Some(ScoreReport::Centi(10)));
+        assert_eq!(info.nodes, Some(99));
+        assert_eq!(info.pv.len(), 2);
+        assert_eq!(
+            info.other.join(" "),
+            "currmove A currmovenumber 2 lowerbound wdl 500 300 200"
+        );
+        round_trip("info depth 5 score cp 10 nodes 99 currmove A wdl 1 2 3 pv A b");
+    }
+
     #[test]
     fn malformed_replies_say_what_is_wrong() {
         for (line, why) in [
@@ -467,7 +506,6 @@ mod tests {
             ("bestmove A B", "after the move"),
             ("info depth x", "not a number"),
             ("info score 12", "not cp or mate"),
-            ("info depth 3 currmove A", "unknown info field"),
             ("option name X type spin default 1", "'min' without"),
             ("option name X", "without 'type'"),
             ("id nickname x", "id name"),

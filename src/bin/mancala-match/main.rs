@@ -12,7 +12,7 @@ use cli::{Invocation, parse_args};
 use mancala_match::config::MatchConfig;
 use mancala_match::journal::Journal;
 use mancala_match::report::{progress_line, summary_text};
-use mancala_match::runner::{check_engines, load_openings, run_match};
+use mancala_match::runner::{check_engines, check_played, load_openings, run_match};
 use mancala_match::summary::{Run, Summary, merge};
 use mancala_platform::signals;
 
@@ -47,6 +47,8 @@ fn run(config: &MatchConfig) -> anyhow::Result<()> {
         Some(path) => {
             let (journal, played) =
                 Journal::open(path, &Run::of(config, &names)).map_err(anyhow::Error::msg)?;
+            check_played(config, &played)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
             (Some(journal), played)
         }
         None => (None, Vec::new()),

@@ -159,6 +159,7 @@ pub fn search_info(info: &SearchInfo, multipv: bool) -> Reply {
         hashfull: (info.hashfull > 0).then_some(info.hashfull.into()),
         tbhits: (info.tbhits > 0).then_some(info.tbhits),
         time_ms: Some(info.time_ms),
+        other: Vec::new(),
         pv: info.pv.clone(),
     })
 }

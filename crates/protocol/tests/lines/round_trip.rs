@@ -135,6 +135,7 @@ fn info() -> impl Strategy<Value = Info> {
                     hashfull,
                     tbhits,
                     time_ms,
+                    other: Vec::new(),
                     pv,
                 }
             },
