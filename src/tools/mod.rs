@@ -107,7 +107,16 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
                     "{ENGINE_NAME} {ENGINE_VERSION}: type 'help' for the commands, 'quit' to leave"
                 );
             }
-            mancala_engine::daemon::run(BufReader::new(io::stdin()), io::stdout());
+            // `--game FILE` acts as `setoption name GameFile value FILE` does: the daemon
+            // starts on the (last) game loaded.
+            let mut engine = mancala_engine::engine::Engine::new();
+            for path in &cli.game_files {
+                if let Err(error) = engine.load_game_file(&path.to_string_lossy()) {
+                    eprintln!("{ENGINE_NAME}: {error}");
+                    return ExitCode::from(2);
+                }
+            }
+            mancala_engine::daemon::run_with(engine, BufReader::new(io::stdin()), io::stdout());
             Ok(())
         }
         Some(Tool::Bench(tool)) => tool.run(),

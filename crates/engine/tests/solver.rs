@@ -221,7 +221,7 @@ fn positions_that_differ_only_in_captures_differ_by_their_margins() {
                     .unwrap();
                     assert_eq!(second, alone, "{variant} {other_text} after {text}");
                     // Where the rules look at the captures, positions keep them in their key.
-                    if variant.rules().own_end != OwnEnd::Majority {
+                    if !variant.rules().ends_on_majority() {
                         assert_eq!(
                             first - pos.captured_margin(),
                             second - other.captured_margin(),

@@ -28,7 +28,7 @@ fn every_position(variant: Variant, counters: u32) -> Vec<String> {
         ranking.unrank(counters as usize, rank, &mut board);
         let rest = rules.total() - counters;
         for side in ["S", "N"] {
-            let south = if rules.own_end == mancala_rules::OwnEnd::Majority {
+            let south = if rules.ends_on_majority() {
                 let window = capture_window(variant, counters);
                 let mine = window.start() + (rank as u32 * 7) % (window.end() - window.start() + 1);
                 if side == "S" { mine } else { rest - mine }

@@ -167,6 +167,8 @@ const READ: &[&str] = &[
     "mustshare",
     "mustpass",
     "unclaimed",
+    "mlaps",
+    "min_move",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -191,11 +193,9 @@ const DEPENDENT: &[(&str, &str)] = &[
 const NOT_HAD: &[(&str, &str)] = &[
     ("goal", "a goal other than the most counters"),
     ("rounds", "play in rounds"),
-    ("mlaps", "multi-lap sowing"),
     ("mlap_cont", "a condition on multi-lap sowing"),
     ("sow_rule", "a special sowing rule"),
     ("blocks", "blocked pits"),
-    ("min_move", "a minimum of counters to move"),
     ("start_pattern", "a start pattern other than equal pits"),
     (
         "udir_holes",
@@ -408,6 +408,51 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     lines.push(format!("sow-own-store = {sow_own_store}"));
     lines.push(format!("extra-turn-in-store = {extra_turn}"));
     lines.push(format!("skip-origin = {}", flag(info, "skip_start")?));
+    let min_move = int(info, "min_move", 1)?;
+    if !(1..=MAX_COUNTERS as i64).contains(&min_move) {
+        return Err(refuse(
+            "min_move",
+            format!("= {min_move}: not a count of counters"),
+        ));
+    }
+    if min_move > 1 && flag(info, "mustshare")? {
+        return Err(refuse(
+            "min_move",
+            format!(
+                "= {min_move} with mustshare: feeding judged by movable pits is not a rule the \
+                 engine has"
+            ),
+        ));
+    }
+    lines.push(format!("min-move = {min_move}"));
+    // Multi-lap sowing: a lap ending in a pit that held counters, and that no capture takes,
+    // is sown on from there.
+    let relay = match int(info, "mlaps", 0)? {
+        0 => false,
+        1 => {
+            if sow_own_store && !extra_turn {
+                return Err(refuse(
+                    "mlaps",
+                    "= 1 with sow_stores but no extra turn: a lap ending in the store that goes \
+                     on from it is not a rule the engine has",
+                ));
+            }
+            true
+        }
+        other => {
+            return Err(refuse(
+                "mlaps",
+                format!(
+                    "= {other}: laps that go on from the next pit are not a rule the engine has"
+                ),
+            ));
+        }
+    };
+    if relay {
+        lines.push("laps = \"relay\"".into());
+        // MancalaGames calls a move of more than 75 laps endless.
+        lines.push("lap-limit = 75".into());
+    }
     lines.push(format!("stores = {}", flag(info, "stores")?));
 
     // Captures: the counts (every criterion must hold), or the opposite of one's own empty pit.
@@ -448,13 +493,20 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                     ),
                 ));
             }
-            if int(info, "xcpickown", 0)? != 1 {
-                return Err(refuse(
-                    "xcpickown",
-                    "with crosscapt: only taking one's own counter with the capture \
-                     (xcpickown 1) is a rule the engine has",
-                ));
-            }
+            let takes_own = match int(info, "xcpickown", 0)? {
+                0 => false,
+                1 => true,
+                other => {
+                    return Err(refuse(
+                        "xcpickown",
+                        format!(
+                            "= {other} with crosscapt: taking one's own counter even without a \
+                             capture is not a rule the engine has"
+                        ),
+                    ));
+                }
+            };
+            lines.push(format!("capture-takes-own = {takes_own}"));
             if multicapt != 0 {
                 return Err(refuse(
                     "multicapt",
@@ -514,6 +566,8 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                     ));
                 }
                 lines.push("capture-chain = true".into());
+                // Its chain goes on past the pit the move was sown from.
+                lines.push("chain-stops-at-origin = false".into());
             }
             other => {
                 return Err(refuse(
@@ -544,22 +598,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     let must_share = flag(info, "mustshare")?;
     let must_pass = flag(info, "mustpass")?;
     let unclaimed = int(info, "unclaimed", 0)?;
-    let unclaimed_name = match unclaimed {
-        0 => "to the pit's owner",
-        1 => "to nobody",
-        2 => "to the last mover",
-        3 => "to the unfed player",
-        4 => "divided",
-        _ => "",
-    };
-    let refuse_unclaimed = |when: &str| {
-        refuse(
-            "unclaimed",
-            format!(
-                "= {unclaimed} (counters left {unclaimed_name}) {when} is not a rule the engine has"
-            ),
-        )
-    };
     if must_share {
         if must_pass {
             return Err(refuse(
@@ -572,49 +610,54 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             0 => "mover-takes-all",
             3 => "starved-player-takes-all",
             2 if !extra_turn => "starved-player-takes-all",
-            _ => return Err(refuse_unclaimed("when no move can feed")),
+            other => {
+                return Err(refuse(
+                    "unclaimed",
+                    format!(
+                        "= {other} (counters left {}) when no move can feed is not a rule the \
+                         engine has",
+                        if other == 1 { "to nobody" } else { "divided" }
+                    ),
+                ));
+            }
         };
         lines.push("must-feed = true".into());
         lines.push(format!("unfed = \"{unfed}\""));
     }
-    if must_pass {
-        lines.push("game-ends = \"board-empty\"".into());
-    } else {
-        // The player to move has no counter: the game ends, and what is left is the opponent's,
-        // shared as `unclaimed` says (as `quitter` says when `unclaimed` is the unfed player).
-        let (key, condition) = if unclaimed == 3 {
-            ("quitter", int(info, "quitter", 4)?)
+    lines.push(format!(
+        "game-ends = \"{}\"",
+        if must_pass {
+            "board-empty"
         } else {
-            ("unclaimed", unclaimed)
-        };
-        if !(condition == 0 || (condition == 2 && !extra_turn)) {
-            return Err(refuse(
-                key,
-                format!(
-                    "= {condition}: counters left {} when the player to move has no counter \
-                     is not a rule the engine has (it gives each row to its owner)",
-                    match condition {
-                        1 => "to nobody",
-                        2 => "to the last mover, who may be the player to move",
-                        4 => "divided",
-                        _ => "to another player",
-                    }
-                ),
-            ));
+            "mover-row-empty"
         }
-        lines.push("game-ends = \"mover-row-empty\"".into());
+    ));
+    // MancalaGames ends every game as soon as a player has more than half of the counters.
+    let total = 2 * holes * seeds;
+    if total % 2 != 0 {
+        return Err(refuse(
+            "nbr_start",
+            format!(
+                "{total} counters in all: MancalaGames' majority of an odd total is not a rule the engine has"
+            ),
+        ));
     }
-    // MancalaGames ends a game without stores in the sowing, and not ended by the feeding rule,
-    // once fewer counters are left than the smallest capture needs.
+    lines.push("majority-ends = true".into());
+    // It ends a game without stores in the sowing, and not ended by the feeding rule, once
+    // fewer counters are left than the smallest capture needs.
     let ended_by_feeding = must_share && !must_pass;
     if !sow_own_store && !ended_by_feeding {
-        let total = 2 * holes * seeds;
         let mut fewest = total;
         if evens || crosscapt != 0 {
             fewest = fewest.min(2);
         }
         if let Some(&smallest) = capt_on.iter().min() {
-            fewest = fewest.min(smallest);
+            // With `evens`, MancalaGames takes the smallest of `capt_on` alone.
+            fewest = if evens {
+                smallest
+            } else {
+                fewest.min(smallest)
+            };
         }
         if capt_min != 0 {
             fewest = if fewest == total {
@@ -623,32 +666,36 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 fewest.max(capt_min)
             };
         }
-        if 1 < fewest && fewest < total {
-            let parameter = if crosscapt != 0 {
-                "crosscapt"
-            } else if !capt_on.is_empty() {
-                "capt_on"
-            } else if evens {
-                "evens"
-            } else {
-                "capt_min"
-            };
+        if min_move < fewest && fewest < total {
+            lines.push(format!("ends-below = {fewest}"));
+        }
+    }
+    // The counters left when the game ends without a capture deciding it (the player to move
+    // has none, too few are left, or this engine's history rules): `unclaimed`, or `quitter`
+    // where `unclaimed` gives them to the unfed player.
+    let (key, condition) = if unclaimed == 3 {
+        ("quitter", int(info, "quitter", 4)?)
+    } else {
+        ("unclaimed", unclaimed)
+    };
+    let leftover = match condition {
+        0 => "row-owner",
+        1 => "nobody",
+        2 if !extra_turn => "last-mover",
+        4 => "split-odd-to-trailing",
+        other => {
             return Err(refuse(
-                parameter,
+                key,
                 format!(
-                    "with the other capture parameters: MancalaGames ends this game when \
-                     fewer than {fewest} counters are left (too few to capture), which is not a \
-                     rule the engine has"
+                    "= {other}: counters left {} is not a rule the engine has",
+                    if other == 2 {
+                        "to the last mover, in a game with extra turns"
+                    } else {
+                        "to another player"
+                    }
                 ),
             ));
         }
-    }
-    // The engine's own endless-play rules (repetition, no progress) share what is left as
-    // `unclaimed` says where it can: divided, else each row to its owner.
-    let leftover = if unclaimed == 4 {
-        "split-evenly"
-    } else {
-        "row-owner"
     };
     lines.push(format!("leftover = \"{leftover}\""));
 
@@ -684,10 +731,10 @@ mod tests {
 
     #[test]
     fn a_parameter_the_engine_lacks_is_named_in_the_refusal() {
-        let laps = file(6, 4, r#"{ "name": "Laps", "mlaps": 1 }"#);
+        let laps = file(6, 4, r#"{ "name": "Laps", "mlaps": 1, "rounds": 2 }"#);
         let refusal = translate(&laps).unwrap_err();
-        assert!(refusal.parameter.contains("mlaps"), "{refusal}");
-        assert!(refusal.to_string().contains("multi-lap"), "{refusal}");
+        assert!(refusal.parameter.contains("rounds"), "{refusal}");
+        assert!(refusal.to_string().contains("play in rounds"), "{refusal}");
     }
 
     #[test]

@@ -32,16 +32,24 @@ impl Position {
     /// Mangala IV's random deal: two counters in every pit, then the other 70 one at a time into
     /// pit `next % 14`; South to move.
     pub fn mangala_iv_deal(seed: u64) -> Position {
-        let rules = Variant::MangalaIV.rules();
+        Position::random_deal(Variant::MangalaIV, seed)
+    }
+
+    /// A random deal of `variant`'s counters from `seed`, as Mangala IV's is made: two counters
+    /// in every pit (fewer where the game has too few for that), then the others one at a time
+    /// into pit `next % 2N`; South to move.
+    pub fn random_deal(variant: Variant, seed: u64) -> Position {
+        let rules = variant.rules();
         let len = rules.pit_count();
+        let base = (rules.total() / len as u32).min(2);
         let mut pits = [0u8; MAX_PITS];
-        pits[..len].fill(2);
+        pits[..len].fill(base as u8);
         let mut rng = SplitMix64::new(seed);
-        for _ in 0..rules.total() - 2 * len as u32 {
+        for _ in 0..rules.total() - base * len as u32 {
             pits[(rng.next_u64() % len as u64) as usize] += 1;
         }
         Position {
-            variant: Variant::MangalaIV,
+            variant,
             pits,
             captured: [0; 2],
             total: rules.total() as u8,

@@ -86,7 +86,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 22] = [
+pub const FIELDS: [(&str, &str, &str); 28] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -111,6 +111,12 @@ pub const FIELDS: [(&str, &str, &str); 22] = [
          without choice)",
     ),
     (
+        "min-move",
+        "a number of counters, 1 or more",
+        "the fewest counters a pit must hold to be moved; a player with no such pit passes \
+         (or, with `mover-row-empty`, the game ends), and no such pit on the board ends the game",
+    ),
+    (
         "direction",
         "`\"counter-clockwise\"`, `\"clockwise\"`",
         "the direction of sowing",
@@ -128,9 +134,18 @@ pub const FIELDS: [(&str, &str, &str); 22] = [
     ),
     (
         "laps",
-        "`\"single\"`, `\"relay-with-opposite\"`, `\"relay-fours\"`",
-        "one lap; relay sowing that ends in a capture of `capture-counts` with the opposite pits \
+        "`\"single\"`, `\"relay\"`, `\"relay-with-opposite\"`, `\"relay-fours\"`",
+        "one lap; relay sowing, where a lap whose last counter makes a pit hold more than one \
+         that no capture takes is lifted and sown on, the last lap capturing as a single lap \
+         does; relay sowing that ends in a capture of `capture-counts` with the opposite pits \
          (Mangala IV); or Anywoli's relay, where a pit that becomes 4 is taken",
+    ),
+    (
+        "lap-limit",
+        "a number of laps, 0 for none",
+        "with `laps = \"relay\"`: a move that would sow more laps than this ends the game as \
+         an endless move (without it, only a move that comes round to a lap start it made \
+         before does)",
     ),
     (
         "capture-counts",
@@ -148,15 +163,26 @@ pub const FIELDS: [(&str, &str, &str); 22] = [
         "the pits before a captured one (against the sowing) are judged too, while they qualify",
     ),
     (
+        "chain-stops-at-origin",
+        "`true`, `false`",
+        "a capture chain ends at the pit its lap was sown from (else it goes on past it)",
+    ),
+    (
         "capture-empty-opposite",
         "`true`, `false`",
         "a last counter in one of one's own empty pits takes itself and the counters of the pit \
          facing it, if that holds any (Kalah's capture)",
     ),
     (
+        "capture-takes-own",
+        "`true`, `false`",
+        "with `capture-empty-opposite`: the last counter is taken too (else it stays in its pit)",
+    ),
+    (
         "grand-slam",
         "`\"captures\"`, `\"captures-nothing\"`",
-        "what a move that would take the opponent's whole row does",
+        "what a move that would take every counter of the opponent's row does, when that row \
+         held counters before the move",
     ),
     (
         "extra-turn-in-store",
@@ -179,12 +205,29 @@ pub const FIELDS: [(&str, &str, &str); 22] = [
          `\"mover-row-empty\"`",
         "the game's own end: an empty board; four counters left (Anywoli); either row empty, \
          each player taking their own row; more than half of the counters captured; or the \
-         player to move without a counter in their row (no pass), each taking their own row",
+         player to move without a counter in their row (no pass), the counters left going as \
+         `leftover` says",
+    ),
+    (
+        "majority-ends",
+        "`true`, `false`",
+        "besides `game-ends`, the game ends as soon as a player has captured more than half of \
+         the counters, or both half (the counters left count for nobody)",
+    ),
+    (
+        "ends-below",
+        "a number of counters, 0 for none",
+        "the game ends once fewer counters than this (but some) are left on the board, too few \
+         for any capture; they go as `leftover` says",
     ),
     (
         "leftover",
-        "`\"split-evenly\"`, `\"row-owner\"`, `\"last-four-receiver\"`",
-        "who gets the counters on the board when the history rules end the game",
+        "`\"split-evenly\"`, `\"row-owner\"`, `\"last-four-receiver\"`, `\"nobody\"`, \
+         `\"split-odd-to-trailing\"`, `\"last-mover\"`",
+        "who gets the counters on the board when the history rules end the game (or \
+         `ends-below`, or `mover-row-empty`): half each, each row's to its owner, the last \
+         four's receiver, nobody, half each with an odd one to the player who has captured \
+         fewer (North when level), or the player who moved last",
     ),
     (
         "no-progress-limit",
@@ -442,6 +485,13 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         ],
         MoveChoice::AnyPit,
     )?;
+    let min_move = f.number("min-move", Some(1))?;
+    if !(1..=MAX_COUNTERS as u64).contains(&min_move) {
+        return Err(error(
+            "min-move",
+            format!("{min_move} is not from 1 to {MAX_COUNTERS}"),
+        ));
+    }
     let direction = f.choice(
         "direction",
         &[
@@ -455,6 +505,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     #[derive(Clone, Copy, PartialEq)]
     enum LapKind {
         Single,
+        Relay,
         RelayWithOpposite,
         RelayFours,
     }
@@ -462,11 +513,19 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         "laps",
         &[
             ("single", LapKind::Single),
+            ("relay", LapKind::Relay),
             ("relay-with-opposite", LapKind::RelayWithOpposite),
             ("relay-fours", LapKind::RelayFours),
         ],
         LapKind::Single,
     )?;
+    let lap_limit = f.number("lap-limit", Some(0))?;
+    if lap_limit > u16::MAX as u64 {
+        return Err(error(
+            "lap-limit",
+            format!("{lap_limit} is more than {}", u16::MAX),
+        ));
+    }
     let counts: Vec<u64> = match f.take("capture-counts") {
         None => Vec::new(),
         Some(Value::List(counts)) => counts,
@@ -495,7 +554,9 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         CaptureSide::Any,
     )?;
     let capture_chain = f.bool("capture-chain", false)?;
+    let chain_stops_at_origin = f.bool("chain-stops-at-origin", true)?;
     let capture_empty_opposite = f.bool("capture-empty-opposite", false)?;
+    let capture_takes_own = f.bool("capture-takes-own", true)?;
     let grand_slam = f.choice(
         "grand-slam",
         &[
@@ -531,9 +592,20 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
             ("split-evenly", Leftover::SplitEvenly),
             ("row-owner", Leftover::RowOwner),
             ("last-four-receiver", Leftover::LastFourReceiver),
+            ("nobody", Leftover::Nobody),
+            ("split-odd-to-trailing", Leftover::SplitOddToTrailing),
+            ("last-mover", Leftover::LastMover),
         ],
         Leftover::SplitEvenly,
     )?;
+    let majority_ends = f.bool("majority-ends", false)?;
+    let ends_below = f.number("ends-below", Some(0))?;
+    if ends_below > MAX_COUNTERS as u64 {
+        return Err(error(
+            "ends-below",
+            format!("{ends_below} is more than {MAX_COUNTERS}"),
+        ));
+    }
     let limit = f.number("no-progress-limit", Some(100))?;
     if limit > u16::MAX as u64 {
         return Err(error(
@@ -544,6 +616,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let stores = f.bool("stores", sow_own_store)?;
     let laps = match lap_kind {
         LapKind::Single => Laps::Single { captures },
+        LapKind::Relay => Laps::Relay { captures },
         LapKind::RelayWithOpposite => Laps::RelayWithOpposite { captures },
         LapKind::RelayFours => Laps::RelayFours,
     };
@@ -554,19 +627,25 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         start,
         any_total,
         move_choice,
+        min_move: min_move as u8,
         direction,
         sow_own_store,
         skip_origin,
         laps,
+        lap_limit: lap_limit as u16,
         capture_side,
         capture_chain,
+        chain_stops_at_origin,
         capture_empty_opposite,
+        capture_takes_own,
         grand_slam,
         extra_turn_in_store,
         must_feed,
         unfed,
         own_end,
         leftover,
+        majority_ends,
+        ends_below: ends_below as u8,
         no_progress_limit: (limit > 0).then_some(limit as u16),
         stores,
     };
@@ -584,7 +663,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             format!("{total} counters in all is not from 1 to {MAX_COUNTERS}"),
         ));
     }
-    let single = matches!(rules.laps, Laps::Single { .. });
+    let single = matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. });
     let one_lap_only = [
         ("sow-own-store", rules.sow_own_store),
         ("skip-origin", rules.skip_origin),
@@ -596,7 +675,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
     if !single && let Some((field, _)) = one_lap_only.iter().find(|(_, on)| *on) {
         return Err(error(
             field,
-            "is implemented for one-lap games only (laps = \"single\")",
+            "is implemented for games whose last lap captures as one lap does (laps = \"single\" or \"relay\")",
         ));
     }
     match rules.laps {
@@ -628,7 +707,9 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
                 format!("a relay-fours game needs a multiple of 4 counters, not {total}"),
             ));
         }
-        Laps::Single { captures } if rules.capture_empty_opposite && !captures.is_empty() => {
+        Laps::Single { captures } | Laps::Relay { captures }
+            if rules.capture_empty_opposite && !captures.is_empty() =>
+        {
             return Err(error(
                 "capture-empty-opposite",
                 "is a capture rule of its own: the engine plays either it or capture-counts, \
@@ -649,6 +730,12 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             "the last four and their receiver are implemented for relay-fours games only",
         ));
     }
+    if rules.lap_limit != 0 && !matches!(rules.laps, Laps::Relay { .. }) {
+        return Err(error(
+            "lap-limit",
+            "is implemented for laps = \"relay\" only",
+        ));
+    }
     if rules.extra_turn_in_store && !rules.sow_own_store {
         return Err(error(
             "extra-turn-in-store",
@@ -660,6 +747,19 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
         return Err(error(
             "game-ends",
             "\"majority\" needs a fixed number of counters (any-total = false)",
+        ));
+    }
+    if rules.majority_ends && rules.any_total {
+        return Err(error(
+            "majority-ends",
+            "needs a fixed number of counters (any-total = false)",
+        ));
+    }
+    if rules.leftover == Leftover::LastMover && rules.extra_turn_in_store {
+        return Err(error(
+            "leftover",
+            "\"last-mover\" is implemented for games without extra turns only (the position \
+             does not say who moved last)",
         ));
     }
     Ok(())
@@ -675,10 +775,11 @@ pub fn write(rules: &Rules) -> String {
     };
     let (laps, captures) = match rules.laps {
         Laps::Single { captures } => ("single", captures),
+        Laps::Relay { captures } => ("relay", captures),
         Laps::RelayWithOpposite { captures } => ("relay-with-opposite", captures),
         Laps::RelayFours => ("relay-fours", CaptureCounts::NONE),
     };
-    let values: [String; 22] = [
+    let values: [String; 28] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -688,6 +789,7 @@ pub fn write(rules: &Rules) -> String {
             MoveChoice::AnyPit => "any-pit",
             MoveChoice::Leftmost => "leftmost",
         }),
+        rules.min_move.to_string(),
         word(match rules.direction {
             Direction::CounterClockwise => "counter-clockwise",
             Direction::Clockwise => "clockwise",
@@ -695,6 +797,7 @@ pub fn write(rules: &Rules) -> String {
         rules.sow_own_store.to_string(),
         rules.skip_origin.to_string(),
         word(laps),
+        rules.lap_limit.to_string(),
         format!("{:?}", captures.counts()),
         word(match rules.capture_side {
             CaptureSide::Any => "any",
@@ -702,7 +805,9 @@ pub fn write(rules: &Rules) -> String {
             CaptureSide::Opponent => "opponent",
         }),
         rules.capture_chain.to_string(),
+        rules.chain_stops_at_origin.to_string(),
         rules.capture_empty_opposite.to_string(),
+        rules.capture_takes_own.to_string(),
         word(match rules.grand_slam {
             GrandSlam::Captures => "captures",
             GrandSlam::CapturesNothing => "captures-nothing",
@@ -720,10 +825,15 @@ pub fn write(rules: &Rules) -> String {
             OwnEnd::Majority => "majority",
             OwnEnd::MoverRowEmpty => "mover-row-empty",
         }),
+        rules.majority_ends.to_string(),
+        rules.ends_below.to_string(),
         word(match rules.leftover {
             Leftover::SplitEvenly => "split-evenly",
             Leftover::RowOwner => "row-owner",
             Leftover::LastFourReceiver => "last-four-receiver",
+            Leftover::Nobody => "nobody",
+            Leftover::SplitOddToTrailing => "split-odd-to-trailing",
+            Leftover::LastMover => "last-mover",
         }),
         rules.no_progress_limit.unwrap_or(0).to_string(),
         rules.stores.to_string(),

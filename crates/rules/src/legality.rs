@@ -17,6 +17,8 @@ pub enum IllegalReason {
     OpponentsPit,
     /// The pit is empty.
     EmptyPit,
+    /// The pit holds fewer counters than the game's least move (`min-move`).
+    TooFewToMove,
     /// Mangala IV: only the leftmost non-empty pit may be played.
     NotLeftmost,
     /// Al-manqala: the opponent's row is empty and this move would leave it empty.
@@ -39,6 +41,7 @@ impl fmt::Display for IllegalMove {
             IllegalReason::NoSuchPit => "there is no such pit in this game",
             IllegalReason::OpponentsPit => "that pit belongs to the side not to move",
             IllegalReason::EmptyPit => "that pit is empty",
+            IllegalReason::TooFewToMove => "that pit holds fewer counters than a move needs",
             IllegalReason::NotLeftmost => "only the leftmost non-empty pit may be played",
             IllegalReason::DoesNotFeed => {
                 "the opponent's row is empty and this move does not feed it"
@@ -75,6 +78,9 @@ impl Position {
         let pit = mv.pit(rules.pits_per_row).unwrap_or_default();
         if self.pits[pit] == 0 {
             return illegal(IllegalReason::EmptyPit);
+        }
+        if self.pits[pit] < rules.min_move {
+            return illegal(IllegalReason::TooFewToMove);
         }
         if rules.move_choice == MoveChoice::Leftmost {
             return illegal(IllegalReason::NotLeftmost);

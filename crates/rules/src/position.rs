@@ -51,6 +51,10 @@ pub enum Ending {
     RowEmpty,
     /// A player has captured more than half of the counters, or both half (Oware).
     Majority,
+    /// Too few counters are left on the board for any capture (see [`Rules::ends_below`]).
+    TooFew,
+    /// No pit on the board holds enough counters to be moved (see [`Rules::min_move`]).
+    Immobile,
 }
 
 impl Ending {
@@ -65,6 +69,8 @@ impl Ending {
             Ending::EndlessMove => "endless move",
             Ending::RowEmpty => "row empty",
             Ending::Majority => "majority",
+            Ending::TooFew => "too few counters",
+            Ending::Immobile => "no movable pit",
         }
     }
 }
@@ -291,14 +297,15 @@ impl Position {
         let mover = self.side_to_move;
         let n = rules.pits_per_row;
         let row = &self.pits[mover.index() * n..mover.index() * n + n];
+        let least = rules.min_move;
         if rules.move_choice == MoveChoice::Leftmost {
-            if let Some(offset) = row.iter().position(|&c| c != 0) {
+            if let Some(offset) = row.iter().position(|&c| c >= least) {
                 moves.push(Move::sow(mover, offset as u8));
             }
         } else {
             // Written without a branch per pit: whether a pit is empty is unpredictable.
             for (offset, &count) in row.iter().enumerate() {
-                moves.push_if(Move::sow(mover, offset as u8), count != 0);
+                moves.push_if(Move::sow(mover, offset as u8), count >= least);
             }
         }
         if moves.is_empty() {
@@ -359,22 +366,43 @@ impl Position {
         if on_board == 0 {
             return Some(Ending::BoardEmpty);
         }
-        match S::rules(self).own_end {
+        let rules = S::rules(self);
+        if rules.majority_ends && self.has_majority(on_board) {
+            return Some(Ending::Majority);
+        }
+        if on_board < rules.ends_below as u32 {
+            return Some(Ending::TooFew);
+        }
+        if rules.min_move > 1 && !self.pits().iter().any(|&c| c >= rules.min_move) {
+            return Some(Ending::Immobile);
+        }
+        match rules.own_end {
             OwnEnd::EmptyBoard => None,
             OwnEnd::LastFour => (on_board == 4).then_some(Ending::LastFour),
             OwnEnd::RowEmpty => (self.row_total_for::<S>(Side::South) == 0
                 || self.row_total_for::<S>(Side::North) == 0)
                 .then_some(Ending::RowEmpty),
+            OwnEnd::MoverRowEmpty if rules.min_move > 1 => {
+                let n = rules.pits_per_row;
+                let first = self.side_to_move.index() * n;
+                (!self.pits[first..first + n]
+                    .iter()
+                    .any(|&c| c >= rules.min_move))
+                .then_some(Ending::RowEmpty)
+            }
             OwnEnd::MoverRowEmpty => {
                 (self.row_total_for::<S>(self.side_to_move) == 0).then_some(Ending::RowEmpty)
             }
-            OwnEnd::Majority => {
-                let total = on_board + self.captured[0] as u32 + self.captured[1] as u32;
-                let [south, north] = self.captured.map(|c| 2 * c as u32);
-                (south > total || north > total || (south == total && north == total))
-                    .then_some(Ending::Majority)
-            }
+            OwnEnd::Majority => self.has_majority(on_board).then_some(Ending::Majority),
         }
+    }
+
+    /// Whether a player has captured more than half of the counters, or both exactly half.
+    #[inline(always)]
+    fn has_majority(&self, on_board: u32) -> bool {
+        let total = on_board + self.captured[0] as u32 + self.captured[1] as u32;
+        let [south, north] = self.captured.map(|c| 2 * c as u32);
+        south > total || north > total || (south == total && north == total)
     }
 
     /// Whether the position by itself ends the game, and how (history rules aside).
@@ -429,7 +457,7 @@ impl Position {
         };
         match ending {
             Ending::BoardEmpty | Ending::Majority => {}
-            Ending::RowEmpty => rows(&mut totals),
+            Ending::RowEmpty if self.rules().own_end != OwnEnd::MoverRowEmpty => rows(&mut totals),
             Ending::Starvation => {
                 let taker = match self.rules().unfed {
                     Unfed::StarvedPlayerTakesAll => self.side_to_move.opponent(),
@@ -444,13 +472,27 @@ impl Position {
                 };
                 give_all(&mut totals, receiver);
             }
-            Ending::Repetition | Ending::NoProgress | Ending::EndlessMove => {
-                match self.rules().leftover {
-                    Leftover::SplitEvenly => split_evenly(&mut totals),
-                    Leftover::RowOwner => rows(&mut totals),
-                    Leftover::LastFourReceiver => give_all(&mut totals, self.last_four),
+            Ending::RowEmpty
+            | Ending::TooFew
+            | Ending::Immobile
+            | Ending::Repetition
+            | Ending::NoProgress
+            | Ending::EndlessMove => match self.rules().leftover {
+                Leftover::SplitEvenly => split_evenly(&mut totals),
+                Leftover::RowOwner => rows(&mut totals),
+                Leftover::LastFourReceiver => give_all(&mut totals, self.last_four),
+                Leftover::Nobody => {}
+                Leftover::SplitOddToTrailing => {
+                    let trailing = if totals[1] > totals[0] {
+                        Side::South
+                    } else {
+                        Side::North
+                    };
+                    split_evenly(&mut totals);
+                    totals[trailing.index()] += on_board % 2;
                 }
-            }
+                Leftover::LastMover => give_all(&mut totals, Some(self.side_to_move.opponent())),
+            },
         }
         totals
     }
@@ -464,16 +506,20 @@ impl Position {
     /// The parity (0 or 1) of every final margin the game can still end with from here, where
     /// the rules make it certain: when every counter ends with one of the players, the two
     /// totals add up to [`Position::total`], and a margin has that sum's parity. Counters that
-    /// go to nobody (a [`OwnEnd::Majority`] end, an odd count split evenly) make it `None`. A
+    /// go to nobody (a majority end, an odd count split evenly, a leftover to nobody) make it
+    /// `None`. A
     /// solver asks "is the value at least 3?" only once, not again as "at least 2?".
     pub fn margin_parity(&self) -> Option<u32> {
         let rules = self.rules();
-        if rules.own_end == OwnEnd::Majority {
+        if rules.ends_on_majority() || rules.leftover == Leftover::Nobody {
             return None;
         }
         // Even splits happen at a repetition (or a four with no receiver yet); they lose
         // nothing while the board's count is even and stays so.
-        let may_split = rules.leftover != Leftover::RowOwner || rules.own_end == OwnEnd::LastFour;
+        let may_split = matches!(
+            rules.leftover,
+            Leftover::SplitEvenly | Leftover::LastFourReceiver
+        ) || rules.own_end == OwnEnd::LastFour;
         let splits_even = self.on_board().is_multiple_of(2) && rules.board_parity_kept();
         (!may_split || splits_even).then_some(self.total() % 2)
     }

@@ -129,6 +129,7 @@ impl Position {
         if let Some(origin) = mv.pit(rules.pits_per_row) {
             match rules.laps {
                 Laps::Single { captures } => {
+                    let row_held = self.opponent_row_held(rules);
                     let last = if rules.plain_ring() {
                         LastCounter::Pit(self.sow_lap(rules, origin))
                     } else {
@@ -136,10 +137,21 @@ impl Position {
                     };
                     match last {
                         LastCounter::Pit(landing) => {
-                            self.capture_one_lap(rules, landing, origin, captures)
+                            self.capture_one_lap(rules, landing, origin, captures, row_held)
                         }
                         LastCounter::Store => effect.extra_turn = rules.extra_turn_in_store,
                     }
+                }
+                Laps::Relay { captures } => {
+                    let row_held = self.opponent_row_held(rules);
+                    let lap = |pos: &mut Position, lap_origin| {
+                        pos.relay_lap(rules, lap_origin, captures, row_held)
+                    };
+                    let end = match rules.lap_limit {
+                        0 => self.relay(origin, &mut effect, lap),
+                        limit => self.relay_up_to(origin, limit, &mut effect, lap),
+                    };
+                    effect.extra_turn = end == LapEnd::ExtraTurn;
                 }
                 Laps::RelayWithOpposite { captures } => {
                     let end = self.relay(origin, &mut effect, |pos, lap_origin| {
@@ -196,7 +208,7 @@ impl Position {
                 let landing_count = self.landing_count_for::<S>(pit);
                 captures.contains(landing_count).then_some(landing_count)
             }
-            Laps::RelayWithOpposite { .. } => Some(0),
+            Laps::RelayWithOpposite { .. } | Laps::Relay { .. } => Some(0),
             Laps::RelayFours => {
                 if hand == 0 {
                     return None;
@@ -234,6 +246,7 @@ impl Position {
         let mover = self.owner(pit);
         let mut after = *self;
         after.side_to_move = mover;
+        let row_held = after.opponent_row_held(rules);
         let last = if rules.plain_ring() {
             LastCounter::Pit(after.sow_lap(rules, pit))
         } else {
@@ -247,7 +260,7 @@ impl Position {
                 let Laps::Single { captures } = rules.laps else {
                     return None;
                 };
-                after.capture_one_lap(rules, landing, pit, captures);
+                after.capture_one_lap(rules, landing, pit, captures, row_held);
                 let gained = after.captured[mover.index()] - self.captured[mover.index()];
                 (gained > 0).then_some(gained)
             }
@@ -344,6 +357,9 @@ impl Position {
 
     /// The captures of a one-lap game after its last counter fell in `landing`, sown from
     /// `origin`: the facing pit of an own empty pit, or the landing pit and a chain behind it.
+    ///
+    /// `row_held`: the opponent's row held counters before the move (what a grand slam needs;
+    /// see [`Position::opponent_row_held`]).
     #[inline(always)]
     fn capture_one_lap(
         &mut self,
@@ -351,13 +367,15 @@ impl Position {
         landing: usize,
         origin: usize,
         captures: CaptureCounts,
+        row_held: bool,
     ) {
         let mover = self.side_to_move;
         if rules.capture_empty_opposite {
             let facing = rules.pit_count() - 1 - landing;
             if self.owner(landing) == mover && self.pits[landing] == 1 && self.pits[facing] > 0 {
-                let taken = self.pits[landing] + self.pits[facing];
-                self.pits[landing] = 0;
+                let own = if rules.capture_takes_own { 1 } else { 0 };
+                let taken = own + self.pits[facing];
+                self.pits[landing] -= own;
                 self.pits[facing] = 0;
                 self.captured[mover.index()] += taken;
             }
@@ -371,7 +389,54 @@ impl Position {
             (CaptureSide::Any, GrandSlam::Captures) if rules.capture_chain => {
                 self.capture_chain(rules, landing, origin, captures, false)
             }
-            _ => self.capture_on_side(rules, landing, origin, captures),
+            _ => self.capture_on_side(rules, landing, origin, captures, row_held),
+        }
+    }
+
+    /// One lap of a [`Laps::Relay`] move from `lap_origin`: sown, then either relayed from its
+    /// landing pit or, where that pit holds one counter or can be captured, ended with the
+    /// one-lap captures.
+    #[inline(always)]
+    pub(crate) fn relay_lap(
+        &mut self,
+        rules: &Rules,
+        lap_origin: usize,
+        captures: CaptureCounts,
+        row_held: bool,
+    ) -> LapEnd {
+        let last = if rules.plain_ring() {
+            LastCounter::Pit(self.sow_lap(rules, lap_origin))
+        } else {
+            self.sow_lap_with_store_or_skip(rules, lap_origin)
+        };
+        match last {
+            LastCounter::Store if rules.extra_turn_in_store => LapEnd::ExtraTurn,
+            LastCounter::Store => LapEnd::Done,
+            LastCounter::Pit(landing) => {
+                let count = self.pits[landing];
+                let side_ok = match rules.capture_side {
+                    CaptureSide::Any => true,
+                    CaptureSide::Own => self.owner(landing) == self.side_to_move,
+                    CaptureSide::Opponent => self.owner(landing) != self.side_to_move,
+                };
+                if count <= 1 || (side_ok && captures.contains(count)) {
+                    self.capture_one_lap(rules, landing, lap_origin, captures, row_held);
+                    LapEnd::Done
+                } else {
+                    LapEnd::Relay(landing)
+                }
+            }
+        }
+    }
+
+    /// Whether the opponent of the side to move has counters in their row, where a grand-slam
+    /// rule asks (always `false` elsewhere, at no cost in the built-in games).
+    #[inline(always)]
+    pub(crate) fn opponent_row_held(&self, rules: &Rules) -> bool {
+        rules.grand_slam == GrandSlam::CapturesNothing && {
+            let n = rules.pits_per_row;
+            let first = self.side_to_move.opponent().index() * n;
+            self.pits[first..first + n].iter().any(|&c| c != 0)
         }
     }
 
@@ -382,6 +447,7 @@ impl Position {
         landing: usize,
         origin: usize,
         captures: CaptureCounts,
+        row_held: bool,
     ) {
         let mover = self.side_to_move;
         let allowed = |pos: &Position, pit: usize| match rules.capture_side {
@@ -399,13 +465,13 @@ impl Position {
                 break;
             }
             pit = step_back(rules, pit);
-            if pit == origin || pit == landing {
+            if (rules.chain_stops_at_origin && pit == origin) || pit == landing {
                 break;
             }
         }
         if taken > 0
             && rules.grand_slam == GrandSlam::CapturesNothing
-            && before.row_total(mover.opponent()) > 0
+            && row_held
             && self.row_total(mover.opponent()) == 0
         {
             // A grand slam: the move is played, and captures nothing.
@@ -438,7 +504,7 @@ impl Position {
                 self.pits[last - pit] = 0;
             }
             pit = step_back(rules, pit);
-            if pit == origin || pit == landing {
+            if (rules.chain_stops_at_origin && pit == origin) || pit == landing {
                 break;
             }
         }
@@ -532,6 +598,28 @@ impl Position {
             ahead_origin = next_lap_origin(&mut ahead, ahead_origin, &lap);
         }
         *self = first;
+        effect.endless = true;
+        LapEnd::Done
+    }
+}
+
+impl Position {
+    /// A relay move of at most `limit` laps: one that would sow more is endless (the game is
+    /// over, `effect.endless` is set), and its last landing pit keeps its counters.
+    fn relay_up_to(
+        &mut self,
+        origin: usize,
+        limit: u16,
+        effect: &mut MoveEffect,
+        lap: impl Fn(&mut Position, usize) -> LapEnd,
+    ) -> LapEnd {
+        let mut lap_origin = origin;
+        for _ in 0..limit {
+            match lap(self, lap_origin) {
+                LapEnd::Relay(next) => lap_origin = next,
+                end => return end,
+            }
+        }
         effect.endless = true;
         LapEnd::Done
     }

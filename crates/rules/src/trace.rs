@@ -65,6 +65,16 @@ impl Position {
                         }
                     })
                 }
+                Laps::Relay { captures } => {
+                    let row_held = self.opponent_row_held(rules);
+                    self.tell_relay(origin, &mut steps, |pos, lap_origin, steps| {
+                        let lifted = *pos;
+                        let end = pos.relay_lap(rules, lap_origin, captures, row_held);
+                        let relayed = matches!(end, LapEnd::Relay(_));
+                        tell_relay_lap(&lifted, lap_origin, pos, relayed, steps);
+                        end
+                    })
+                }
                 Laps::RelayFours => {
                     self.tell_relay(origin, &mut steps, |pos, lap_origin, steps| {
                         let lifted = *pos;
@@ -162,6 +172,43 @@ fn next_place(pos: &Position, origin: usize, place: Place) -> Place {
         next_place(pos, origin, Place::Pit(next))
     } else {
         Place::Pit(next)
+    }
+}
+
+/// A lap of a relay game that ends in one-lap captures, from `origin` of `lifted` (the store and
+/// the skipped origin as the game has them); `after` is the position once the lap is over, and
+/// where the lap did not relay, its captures are told.
+fn tell_relay_lap(
+    lifted: &Position,
+    origin: usize,
+    after: &Position,
+    relayed: bool,
+    steps: &mut Vec<SowStep>,
+) {
+    let mover = lifted.side_to_move;
+    let hand = lifted.pits[origin];
+    steps.push(SowStep::Lift {
+        pit: origin,
+        count: hand,
+    });
+    let mut sown = *lifted;
+    sown.pits[origin] = 0;
+    let mut place = Place::Pit(origin);
+    for _ in 0..hand {
+        place = next_place(lifted, origin, place);
+        match place {
+            Place::Pit(pit) => {
+                sown.pits[pit] += 1;
+                steps.push(SowStep::Drop { pit });
+            }
+            Place::Store => {
+                sown.captured[mover.index()] += 1;
+                steps.push(SowStep::DropInStore { side: mover });
+            }
+        }
+    }
+    if let (false, Place::Pit(landing)) = (relayed, place) {
+        tell_captures(&sown, after, landing, mover, steps);
     }
 }
 

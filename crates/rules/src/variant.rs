@@ -99,6 +99,11 @@ pub enum Laps {
     /// An empty landing pit ends the move, a capturable count captures (with the opposite pit,
     /// and a backward chain), anything else is lifted and sown on (Mangala IV).
     RelayWithOpposite { captures: CaptureCounts },
+    /// Relay sowing that ends in a one-lap capture: a lap whose last counter makes a pit hold
+    /// more than one counter, and that a capture would not take, is lifted and sown on from
+    /// there; the last lap's landing pit then captures as in a one-lap game (counts, side,
+    /// chain, grand slam, or the empty-pit capture), with `captures` the counts that capture.
+    Relay { captures: CaptureCounts },
     /// Mid-sow fours go to the pit's owner; a last seed making four is taken by the mover, who
     /// moves again; a last seed making one ends the move; otherwise relay (Anywoli).
     RelayFours,
@@ -120,7 +125,8 @@ pub enum CaptureSide {
 pub enum GrandSlam {
     /// It captures them, as any move would.
     Captures,
-    /// It is played, but captures nothing.
+    /// It is played, but captures nothing, when the opponent's row held counters before the
+    /// move (a row the move itself filled is not a grand slam).
     CapturesNothing,
 }
 
@@ -147,13 +153,14 @@ pub enum OwnEnd {
     /// half (Oware); the counters left on the board count for nobody.
     Majority,
     /// The game ends when the player to move has no counters in their row (there is no pass),
-    /// and each player takes the counters left in their own row: what MancalaGames does for a
+    /// and the counters left go as the game's [`Leftover`] says: what MancalaGames does for a
     /// game without its `mustpass`.
     MoverRowEmpty,
 }
 
 /// How counters left on the board are shared when the game ends by repetition, no progress or an
-/// endless move.
+/// endless move, or by too few counters left or a mover without counters where the game has
+/// those ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Leftover {
     /// Half to each player.
@@ -162,6 +169,14 @@ pub enum Leftover {
     RowOwner,
     /// All to the player who received the most recent four; split evenly if nobody has.
     LastFourReceiver,
+    /// To nobody: they are not scored.
+    Nobody,
+    /// Half to each player; an odd counter to the player who has captured fewer (North when
+    /// both have as many), as MancalaGames divides them.
+    SplitOddToTrailing,
+    /// All to the player who made the last move (the opponent of the side to move: a game with
+    /// this leftover has no extra turns).
+    LastMover,
 }
 
 /// The counters of the start position.
@@ -187,6 +202,8 @@ pub struct Rules {
     /// with 3 to 6 a pit).
     pub any_total: bool,
     pub move_choice: MoveChoice,
+    /// The fewest counters a pit must hold to be moved (1: any non-empty pit).
+    pub min_move: u8,
     pub direction: Direction,
     /// Sowing puts a counter into the mover's own store on the way from the last pit of the
     /// mover's row to the first of the opponent's (and never into the opponent's).
@@ -194,14 +211,23 @@ pub struct Rules {
     /// A lap that comes round to the pit it started from skips it.
     pub skip_origin: bool,
     pub laps: Laps,
+    /// [`Laps::Relay`]: a move that would sow more laps than this is endless (0: only a move
+    /// that comes round to a lap start it made before is).
+    pub lap_limit: u16,
     /// One-lap captures: where the landing pit, and the pits of a chain, must be.
     pub capture_side: CaptureSide,
     /// One-lap captures: the pits before the landing pit (against the sowing) are judged too,
     /// while they qualify.
     pub capture_chain: bool,
+    /// A capture chain ends at the pit its lap started from (else only a pit that does not
+    /// qualify, or coming round to the landing pit, ends it).
+    pub chain_stops_at_origin: bool,
     /// One-lap captures: a last counter into one of the mover's own pits that was empty, facing
     /// a pit that is not, takes itself and the facing pit's counters.
     pub capture_empty_opposite: bool,
+    /// With `capture_empty_opposite`: the last counter is taken with the facing pit (else it
+    /// stays where it fell).
+    pub capture_takes_own: bool,
     pub grand_slam: GrandSlam,
     /// A last counter into the mover's own store gives the mover another move.
     pub extra_turn_in_store: bool,
@@ -211,6 +237,12 @@ pub struct Rules {
     pub unfed: Unfed,
     pub own_end: OwnEnd,
     pub leftover: Leftover,
+    /// Besides `own_end`, the game ends as soon as a player has captured more than half of the
+    /// counters, or both exactly half; the counters left count for nobody.
+    pub majority_ends: bool,
+    /// The game ends once fewer than this many counters (but some) are left on the board: too
+    /// few for any capture. The counters left go as `leftover` says. 0: no such rule.
+    pub ends_below: u8,
     /// Moves in a row without a capture that end the game; `None`: no such rule.
     pub no_progress_limit: Option<u16>,
     /// Captured counters are kept in stores on the board rather than beside it: how a board is
@@ -257,6 +289,12 @@ impl Rules {
             || matches!(self.leftover, Leftover::LastFourReceiver)
     }
 
+    /// Whether the game ends once a player has captured more than half of the counters (its
+    /// own end, or besides it): the captured totals then decide future play.
+    pub const fn ends_on_majority(&self) -> bool {
+        matches!(self.own_end, OwnEnd::Majority) || self.majority_ends
+    }
+
     /// Whether the players never have a choice of move (the leftmost pit is forced): the game is
     /// decided by the deal and who moves first, and searching it means playing it out.
     pub const fn has_forced_moves(&self) -> bool {
@@ -273,7 +311,8 @@ impl Rules {
     /// a row that is not empty, lowers it. Positions with the same counters on the board then
     /// cannot cycle, and the tables solve a layer in one pass in this order.
     pub fn distance_to_stores(&self, pits: &[u8]) -> Option<u32> {
-        if !self.sow_own_store {
+        // A relay lap may lift the opponent's counters and carry them back.
+        if !self.sow_own_store || !matches!(self.laps, Laps::Single { .. }) {
             return None;
         }
         let n = self.pits_per_row;
@@ -297,7 +336,9 @@ impl Rules {
     /// it), so that the board's count keeps its parity from move to move.
     pub fn board_parity_kept(&self) -> bool {
         let even_takes = match self.laps {
-            Laps::Single { captures } => captures.counts().iter().all(|c| c.is_multiple_of(2)),
+            Laps::Single { captures } | Laps::Relay { captures } => {
+                captures.counts().iter().all(|c| c.is_multiple_of(2))
+            }
             Laps::RelayFours => true,
             Laps::RelayWithOpposite { .. } => false,
         };
@@ -318,21 +359,27 @@ pub(crate) const MANGALA_II: Rules = Rules {
     start: Start::Uniform(6),
     any_total: false,
     move_choice: MoveChoice::AnyPit,
+    min_move: 1,
     direction: Direction::CounterClockwise,
     sow_own_store: false,
     skip_origin: false,
+    lap_limit: 0,
     laps: Laps::Single {
         captures: CaptureCounts::of(&[2, 4, 6]),
     },
     capture_side: CaptureSide::Any,
     capture_chain: true,
+    chain_stops_at_origin: true,
     capture_empty_opposite: false,
+    capture_takes_own: true,
     grand_slam: GrandSlam::Captures,
     extra_turn_in_store: false,
     must_feed: false,
     unfed: Unfed::StarvedPlayerTakesAll,
     own_end: OwnEnd::EmptyBoard,
     leftover: Leftover::SplitEvenly,
+    majority_ends: false,
+    ends_below: 0,
     no_progress_limit: Some(100),
     stores: false,
 };
@@ -344,21 +391,27 @@ pub(crate) const MANGALA_IV: Rules = Rules {
     start: Start::Uniform(7),
     any_total: false,
     move_choice: MoveChoice::Leftmost,
+    min_move: 1,
     direction: Direction::Clockwise,
     sow_own_store: false,
     skip_origin: false,
+    lap_limit: 0,
     laps: Laps::RelayWithOpposite {
         captures: CaptureCounts::of(&[2, 4]),
     },
     capture_side: CaptureSide::Any,
     capture_chain: true,
+    chain_stops_at_origin: true,
     capture_empty_opposite: false,
+    capture_takes_own: true,
     grand_slam: GrandSlam::Captures,
     extra_turn_in_store: false,
     must_feed: false,
     unfed: Unfed::StarvedPlayerTakesAll,
     own_end: OwnEnd::EmptyBoard,
     leftover: Leftover::RowOwner,
+    majority_ends: false,
+    ends_below: 0,
     no_progress_limit: Some(100),
     stores: false,
 };
@@ -370,21 +423,27 @@ pub(crate) const AL_MANQALA: Rules = Rules {
     start: Start::Uniform(7),
     any_total: false,
     move_choice: MoveChoice::AnyPit,
+    min_move: 1,
     direction: Direction::CounterClockwise,
     sow_own_store: false,
     skip_origin: false,
+    lap_limit: 0,
     laps: Laps::Single {
         captures: CaptureCounts::of(&[2, 4]),
     },
     capture_side: CaptureSide::Any,
     capture_chain: true,
+    chain_stops_at_origin: true,
     capture_empty_opposite: false,
+    capture_takes_own: true,
     grand_slam: GrandSlam::Captures,
     extra_turn_in_store: false,
     must_feed: true,
     unfed: Unfed::StarvedPlayerTakesAll,
     own_end: OwnEnd::EmptyBoard,
     leftover: Leftover::SplitEvenly,
+    majority_ends: false,
+    ends_below: 0,
     no_progress_limit: Some(100),
     stores: false,
 };
@@ -396,19 +455,25 @@ pub(crate) const ANYWOLI: Rules = Rules {
     start: Start::Uniform(4),
     any_total: false,
     move_choice: MoveChoice::AnyPit,
+    min_move: 1,
     direction: Direction::CounterClockwise,
     sow_own_store: false,
     skip_origin: false,
+    lap_limit: 0,
     laps: Laps::RelayFours,
     capture_side: CaptureSide::Any,
     capture_chain: false,
+    chain_stops_at_origin: true,
     capture_empty_opposite: false,
+    capture_takes_own: true,
     grand_slam: GrandSlam::Captures,
     extra_turn_in_store: false,
     must_feed: false,
     unfed: Unfed::StarvedPlayerTakesAll,
     own_end: OwnEnd::LastFour,
     leftover: Leftover::LastFourReceiver,
+    majority_ends: false,
+    ends_below: 0,
     no_progress_limit: Some(100),
     stores: true,
 };
@@ -420,21 +485,27 @@ pub(crate) const KALAH: Rules = Rules {
     start: Start::Uniform(4),
     any_total: true,
     move_choice: MoveChoice::AnyPit,
+    min_move: 1,
     direction: Direction::CounterClockwise,
     sow_own_store: true,
     skip_origin: false,
+    lap_limit: 0,
     laps: Laps::Single {
         captures: CaptureCounts::NONE,
     },
     capture_side: CaptureSide::Own,
     capture_chain: false,
+    chain_stops_at_origin: true,
     capture_empty_opposite: true,
+    capture_takes_own: true,
     grand_slam: GrandSlam::Captures,
     extra_turn_in_store: true,
     must_feed: false,
     unfed: Unfed::StarvedPlayerTakesAll,
     own_end: OwnEnd::RowEmpty,
     leftover: Leftover::RowOwner,
+    majority_ends: false,
+    ends_below: 0,
     no_progress_limit: None,
     stores: true,
 };
@@ -446,21 +517,27 @@ pub(crate) const OWARE: Rules = Rules {
     start: Start::Uniform(4),
     any_total: false,
     move_choice: MoveChoice::AnyPit,
+    min_move: 1,
     direction: Direction::CounterClockwise,
     sow_own_store: false,
     skip_origin: true,
+    lap_limit: 0,
     laps: Laps::Single {
         captures: CaptureCounts::of(&[2, 3]),
     },
     capture_side: CaptureSide::Opponent,
     capture_chain: true,
+    chain_stops_at_origin: true,
     capture_empty_opposite: false,
+    capture_takes_own: true,
     grand_slam: GrandSlam::CapturesNothing,
     extra_turn_in_store: false,
     must_feed: true,
     unfed: Unfed::MoverTakesAll,
     own_end: OwnEnd::Majority,
     leftover: Leftover::RowOwner,
+    majority_ends: false,
+    ends_below: 0,
     no_progress_limit: None,
     stores: false,
 };

@@ -22,6 +22,8 @@ fn ref_ending(ending: Ending) -> RefEnding {
         Ending::EndlessMove => RefEnding::Endless,
         Ending::RowEmpty => RefEnding::RowEmpty,
         Ending::Majority => RefEnding::Majority,
+        Ending::TooFew => RefEnding::TooFew,
+        Ending::Immobile => RefEnding::Immobile,
     }
 }
 

@@ -36,9 +36,7 @@ pub use parts::{LayerPart, build_part, merge_parts, part_path};
 use super::file::{FileError, layer_path, read_layer, write_layer};
 use super::index::Ranking;
 use super::{Layer, available_memory, has_tables, layer_header, mover_board};
-use mancala_rules::{
-    Ending, LastFourRule, MAX_PITS, MAX_ROW, OwnEnd, Position, Side, Spec, Variant,
-};
+use mancala_rules::{Ending, LastFourRule, MAX_PITS, MAX_ROW, Position, Side, Spec, Variant};
 use predecessors::{Counts, Filling, Predecessors};
 
 /// The value of a position that a part of a layer leaves to the other parts (never a margin:
@@ -440,7 +438,7 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
         } else {
             rules.total() - self.counters
         };
-        let captured = if rules.own_end == OwnEnd::Majority {
+        let captured = if rules.ends_on_majority() {
             let mine = super::capture_window(self.variant, self.counters).start() + state;
             [mine, rest - mine]
         } else {

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 use file::{FileError, Header, LayerValues, layer_path, map_layer};
 use index::Ranking;
-use mancala_rules::{LastFourRule, Leftover, MAX_PITS, OwnEnd, Position, Side, Variant};
+use mancala_rules::{LastFourRule, Leftover, MAX_PITS, Position, Side, Variant};
 
 /// Whether a game has tables: a choice of move (a game without one is solved by playing it
 /// out), and endless play worth the same wherever it is cut. Endless play is scored by the
@@ -61,7 +61,7 @@ pub fn states(variant: Variant, counters: u32) -> u32 {
     let rules = variant.rules();
     if rules.tracks_four_holders() {
         3
-    } else if rules.own_end == OwnEnd::Majority {
+    } else if rules.ends_on_majority() {
         let window = capture_window(variant, counters);
         window.end().saturating_sub(*window.start()) + 1
     } else {
@@ -80,7 +80,7 @@ pub fn state(pos: &Position) -> Option<u64> {
             Some(_) => 2,
         });
     }
-    if rules.own_end != OwnEnd::Majority {
+    if !rules.ends_on_majority() {
         return Some(0);
     }
     let window = capture_window(pos.variant(), pos.on_board());

@@ -29,6 +29,8 @@ pub enum RefEnding {
     Endless,
     RowEmpty,
     Majority,
+    TooFew,
+    Immobile,
 }
 
 fn letter(side: usize) -> char {

@@ -107,9 +107,13 @@ pub fn game_definition() -> impl Strategy<Value = String> {
             any::<bool>(), // must feed
             any::<bool>(), // mover takes all when unfed
             0usize..5,     // game end
-            0usize..2,     // leftover
+            0usize..5,     // leftover
             prop_oneof![Just(0u32), 10u32..=120],
             any::<bool>(), // any total
+        ),
+        (
+            any::<bool>(),                     // majority ends too
+            prop_oneof![Just(0u32), 2u32..=6], // ends below
         ),
     );
     let relay = (
@@ -154,6 +158,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                     Some((
                         (clock, sow_store, skip, empty_opposite, counts, side, chain, slam),
                         (extra, feed, mover_takes, end, leftover, limit, any_total),
+                        (majority_ends, ends_below),
                     )) => {
                         lines.push(format!(
                             "direction = \"{}\"",
@@ -176,6 +181,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             ["any", "own", "opponent"][side]
                         ));
                         lines.push(format!("capture-chain = {chain}"));
+                        lines.push(format!("chain-stops-at-origin = {}", seed & 2 == 0));
                         if slam {
                             lines.push("grand-slam = \"captures-nothing\"".into());
                         }
@@ -192,12 +198,27 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             "mover-row-empty",
                         ][end];
                         lines.push(format!("game-ends = \"{end}\""));
+                        // The last mover is known from the position only without extra turns.
+                        let leftover = if leftover == 4 && extra && sow_store {
+                            1
+                        } else {
+                            leftover
+                        };
                         lines.push(format!(
                             "leftover = \"{}\"",
-                            ["split-evenly", "row-owner"][leftover]
+                            [
+                                "split-evenly",
+                                "row-owner",
+                                "nobody",
+                                "split-odd-to-trailing",
+                                "last-mover"
+                            ][leftover]
                         ));
                         lines.push(format!("no-progress-limit = {limit}"));
-                        lines.push(format!("any-total = {}", any_total && end != "majority"));
+                        let any_total = any_total && end != "majority" && !majority_ends;
+                        lines.push(format!("any-total = {any_total}"));
+                        lines.push(format!("majority-ends = {majority_ends}"));
+                        lines.push(format!("ends-below = {ends_below}"));
                     }
                     None if relay_kind == 0 => {
                         let counts: Vec<u32> = relay_counts.into_iter().collect();

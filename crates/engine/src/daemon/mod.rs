@@ -4,4 +4,4 @@
 pub mod reply;
 mod session;
 
-pub use session::{Output, run};
+pub use session::{Output, run, run_with};

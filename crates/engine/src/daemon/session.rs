@@ -82,6 +82,16 @@ enum Flow {
 
 /// Runs the protocol on `input` and `output` until `quit` or the end of input.
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
+    run_with(Engine::new(), input, output)
+}
+
+/// [`run`] with an engine already set up (the command line's `--game` files loaded and
+/// switched to, as `setoption name GameFile` does).
+pub fn run_with(
+    engine: Engine,
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+) {
     let (events, inbox) = mpsc::channel();
     let reader_events = events.clone();
     let spawned = std::thread::Builder::new()
@@ -94,7 +104,7 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
     let mut out = Output::new(output);
     out.on_close = Some(events.clone());
     let mut session = Session {
-        engine: Engine::new(),
+        engine,
         out,
         events,
         waiting: VecDeque::new(),

@@ -25,7 +25,7 @@ pub fn positions() -> Vec<(Position, u32)> {
         for (seed, plies) in [(0u64, 0usize), (1, 9), (2, 18), (3, 31)] {
             // A game without a choice of move is decided by its deal: deals are its positions.
             let mut pos = if variant.rules().has_forced_moves() && seed > 0 {
-                Position::mangala_iv_deal(seed)
+                Position::random_deal(variant, seed)
             } else {
                 Position::start(variant)
             };

@@ -544,7 +544,7 @@ impl Engine {
             }
             PositionBase::Random(seed) => {
                 self.require_forced_moves("position random")?;
-                Position::mangala_iv_deal(*seed)
+                Position::random_deal(self.variant, *seed)
             }
         };
         let mut game = Game::new(start, self.options.last_four_rule);

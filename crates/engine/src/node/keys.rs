@@ -6,7 +6,7 @@
 //! multiplications (the "multiply and fold" of wyhash). That is a few instructions instead of a
 //! table lookup per pit.
 
-use mancala_rules::{OwnEnd, Position, Side, Spec};
+use mancala_rules::{Position, Side, Spec};
 
 /// Mixing constants. Every byte has its high bit set while no packed byte does (counts stay below
 /// 128, the other fields are small), so no word xor-ed with its constant is zero, which would
@@ -62,7 +62,7 @@ pub fn position_key_for<S: Spec>(pos: &Position) -> u64 {
 /// whatever the table they share (the captured totals no longer tell them apart).
 #[inline(always)]
 pub fn future_key_for<S: Spec>(pos: &Position) -> u64 {
-    let majority = S::rules(pos).own_end == OwnEnd::Majority;
+    let majority = S::rules(pos).ends_on_majority();
     key_with::<S>(pos, majority) ^ fold(pos.variant().index() as u64 ^ K[4], K[2])
 }
 

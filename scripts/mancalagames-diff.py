@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Differential test of translated MancalaGames files against MancalaGames' own code.
+
+MancalaGames (StoneShark/MancalaGames, GPL) is not part of this repository: give the path of a
+checkout with --mancalagames. For each game file given, the script translates it with
+`mancala-engine import-mancalagames`, then plays random games in MancalaGames' rules code and in
+the engine (one daemon per file, through the protocol) side by side, comparing at every ply:
+
+  - the legal moves (MancalaGames' allowable moves against `query moves`),
+  - the position after each move (pits, stores, side to move against `query fen`),
+  - the end of the game and its result (`query gameover`, `query result`).
+
+A game the engine ends by one of its own history rules (repetition, no progress) while
+MancalaGames plays on, and a game both end on an endless move (whose final score MancalaGames
+reckons differently), are stopped there and counted apart, not as mismatches (RULES.md's
+deliberate differences). Prints one line per file and a summary; exits 1 on any mismatch.
+
+    scripts/mancalagames-diff.py --mancalagames ~/MancalaGames --games 200 \\
+        ~/MancalaGames/GameProps/*.txt
+"""
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Engine:
+    """The engine's daemon, one command at a time."""
+
+    def __init__(self, binary, game_file):
+        self.proc = subprocess.Popen(
+            [binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        out = self.ask(f"setoption name GameFile value {game_file}")
+        if any("error" in line for line in out):
+            raise RuntimeError(f"the engine refused {game_file}: {out}")
+
+    def ask(self, *commands):
+        """Sends the commands and `isready`; returns the lines before `readyok`."""
+        for command in commands:
+            self.proc.stdin.write(command + "\n")
+        self.proc.stdin.write("isready\n")
+        self.proc.stdin.flush()
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the engine exited")
+            line = line.strip()
+            if line == "readyok":
+                return lines
+            lines.append(line)
+
+    def query(self, what):
+        lines = self.ask(f"query {what}")
+        for line in lines:
+            if line.startswith("response"):
+                return line[len("response"):].strip()
+        raise RuntimeError(f"query {what}: {lines}")
+
+    def close(self):
+        self.proc.stdin.write("quit\n")
+        self.proc.stdin.flush()
+        self.proc.wait(timeout=10)
+
+
+def engine_name(game, mg_move):
+    """The engine's move name of MancalaGames' move of the player to move."""
+    import game_info as gi
+    if mg_move == gi.PASS_TOKEN:
+        return "pass"
+    holes = game.cts.holes
+    pos = mg_move[0] if isinstance(mg_move, tuple) else mg_move
+    if not game.turn:
+        return chr(ord("A") + pos)
+    loc = 2 * holes - 1 - pos
+    return chr(ord("a") + loc - holes)
+
+
+def mg_fen(game):
+    """MancalaGames' position as the engine writes it."""
+    side = "N" if game.turn else "S"
+    pits = "-".join(str(c) for c in game.board)
+    return f"{pits}-{game.store[0]}-{game.store[1]}-{side}"
+
+
+def run_file(path, args, engine_bin, out_dir, rng):
+    import man_config
+    import game_info as gi
+
+    translated = subprocess.run(
+        [engine_bin, "import-mancalagames", "--games", "2", "--out", out_dir, path],
+        capture_output=True, text=True)
+    line = translated.stdout.strip().splitlines()[0] if translated.stdout.strip() else ""
+    if not line.startswith("written"):
+        return ("refused", line, 0, 0, 0)
+    game_file = line.split("->")[1].split("(")[0].strip()
+
+    engine = Engine(engine_bin, game_file)
+    plies = mismatches = stopped = endless = 0
+    first = None
+    for number in range(args.games):
+        game, _ = man_config.make_game(path)
+        engine.ask(f"position fen {mg_fen(game)}")  # MancalaGames draws who starts
+        history = []
+        for _ in range(args.max_plies):
+            ours_over = engine.query("gameover") == "true"
+            moves = game.get_moves()
+            if not moves and game.info.mustpass and game.test_pass():
+                theirs = ["pass"]
+                game.turn = not game.turn  # undo test_pass's swap: the pass is played below
+                game.mcount -= 1
+                game.movers -= 1
+            else:
+                theirs = [engine_name(game, m) for m in moves]
+            ours = [] if ours_over else engine.query("moves").split()
+            if ours_over and theirs:
+                stopped += 1
+                break
+            if sorted(ours) != sorted(theirs):
+                mismatches += 1
+                first = first or (path, number, history, f"moves: ours {ours} theirs {theirs}",
+                                  mg_fen(game))
+                break
+            if not theirs:
+                break
+            pick = rng.randrange(len(theirs))
+            name = theirs[pick]
+            if name == "pass":
+                game.turn = not game.turn
+                game.mcount += 1
+                game.movers += 1
+                cond = None
+            else:
+                mg_move = moves[[engine_name(game, m) for m in moves].index(name)]
+                cond = game.move(mg_move)
+            history.append(name)
+            plies += 1
+            engine.ask(f"move {name}")
+            over = cond is not None and cond.is_game_over()
+            ours_fen = engine.query("fen")
+            ours_over = engine.query("gameover") == "true"
+            if over and game.mdata is not None and game.mdata.ended is gi.WinCond.ENDLESS:
+                # RULES.md's deliberate difference: an endless move ends both games, but
+                # MancalaGames drops the lifted counters and scores by its `quitter`.
+                if not ours_over:
+                    mismatches += 1
+                    first = first or (path, number, history, "end: theirs endless, ours not over",
+                                      mg_fen(game))
+                else:
+                    endless += 1
+                break
+            if over:
+                winner = game.get_winner()
+                if cond is gi.WinCond.TIE:
+                    expected = "draw"
+                else:
+                    expected = "p2win" if winner else "p1win"
+                got = engine.query("result")
+                if not ours_over or got != expected:
+                    mismatches += 1
+                    first = first or (path, number, history,
+                                      f"end: theirs {expected}, ours over={ours_over} {got}",
+                                      mg_fen(game))
+                break
+            if ours_fen != mg_fen(game):
+                mismatches += 1
+                first = first or (path, number, history,
+                                  f"position: ours {ours_fen} theirs {mg_fen(game)}", "")
+                break
+    engine.close()
+    return ("played", first, plies, mismatches, stopped + endless)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mancalagames", required=True,
+                        help="a checkout of StoneShark/MancalaGames")
+    parser.add_argument("--engine", default=os.path.join(
+        HERE, "..", "target", "release", "mancala-engine"))
+    parser.add_argument("--games", type=int, default=100, help="random games per file")
+    parser.add_argument("--max-plies", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("files", nargs="+")
+    args = parser.parse_args()
+    sys.path.insert(0, os.path.join(args.mancalagames, "src"))
+    rng = random.Random(args.seed)
+    totals = {"played": 0, "refused": 0, "plies": 0, "mismatches": 0, "stopped": 0}
+    with tempfile.TemporaryDirectory() as out_dir:
+        for path in args.files:
+            kind, detail, plies, mismatches, stopped = run_file(
+                path, args, args.engine, out_dir, rng)
+            totals[kind] += 1
+            totals["plies"] += plies
+            totals["mismatches"] += mismatches
+            totals["stopped"] += stopped
+            name = os.path.basename(path)
+            if kind == "refused":
+                continue
+            print(f"{name}: {plies} plies, {mismatches} mismatches, {stopped} games stopped "
+                  f"by the engine's history rules or an endless move", flush=True)
+            if detail:
+                print(f"  first mismatch, game {detail[1]} after {' '.join(detail[2])}: "
+                      f"{detail[3]} {detail[4]}", flush=True)
+    print(f"{totals['played']} files played, {totals['refused']} refused; {totals['plies']} "
+          f"plies, {totals['mismatches']} mismatches, {totals['stopped']} games stopped by "
+          f"the engine's history rules or an endless move")
+    sys.exit(1 if totals["mismatches"] else 0)
+
+
+if __name__ == "__main__":
+    main()
