@@ -380,18 +380,33 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         format!("start = {seeds}"),
     ];
 
-    let direction = match int(info, "sow_direct", 1)? {
-        1 => "counter-clockwise",
-        -1 => "clockwise",
+    let (direction, direction_by) = match int(info, "sow_direct", 1)? {
+        1 => ("counter-clockwise", "fixed"),
+        -1 => ("clockwise", "fixed"),
+        3 => ("counter-clockwise", "hand-parity"),
+        0 if holes % 2 == 0 => ("counter-clockwise", "row-halves"),
+        0 => {
+            return Err(refuse(
+                "sow_direct",
+                "= 0 (split) with an odd row: the middle pit's direction chosen by the player is \
+                 not a rule the engine has",
+            ));
+        }
         other => {
             return Err(refuse(
                 "sow_direct",
                 format!(
-                    "= {other}: only one direction for every pit (1 or -1) is a rule the engine has"
+                    "= {other}: {} is not a rule the engine has",
+                    match other {
+                        2 => "directions chosen by the first move and then alternated",
+                        4 => "sowing towards the centre",
+                        _ => "this direction",
+                    }
                 ),
             ));
         }
     };
+    lines.push(format!("direction-by = \"{direction_by}\""));
     lines.push(format!("direction = \"{direction}\""));
 
     let (sow_own_store, extra_turn) = match int(info, "sow_stores", 0)? {
@@ -406,6 +421,10 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         }
     };
     lines.push(format!("sow-own-store = {sow_own_store}"));
+    // Its stores are at the players' right ends, whichever way a hand goes.
+    if sow_own_store {
+        lines.push("store-at-right = true".into());
+    }
     lines.push(format!("extra-turn-in-store = {extra_turn}"));
     lines.push(format!("skip-origin = {}", flag(info, "skip_start")?));
     let min_move = int(info, "min_move", 1)?;

@@ -24,8 +24,8 @@ use std::fmt;
 use super::moves::MAX_ROW;
 use super::position::MAX_COUNTERS;
 use super::variant::{
-    CaptureCounts, CaptureSide, Direction, GrandSlam, Laps, Leftover, MoveChoice, OwnEnd, Rules,
-    Start, Unfed, Variant,
+    CaptureCounts, CaptureSide, Direction, DirectionRule, GrandSlam, Laps, Leftover, MoveChoice,
+    OwnEnd, Rules, Start, Unfed, Variant,
 };
 
 /// The built-in games' files, in the order of the built-in variants.
@@ -86,7 +86,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 28] = [
+pub const FIELDS: [(&str, &str, &str); 30] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -122,10 +122,24 @@ pub const FIELDS: [(&str, &str, &str); 28] = [
         "the direction of sowing",
     ),
     (
+        "direction-by",
+        "`\"fixed\"`, `\"hand-parity\"`, `\"row-halves\"`",
+        "whether every move sows in `direction`; or a hand of an odd count counter-clockwise and \
+         an even one clockwise; or the left half of each row (as its owner sees it) clockwise \
+         and the right half counter-clockwise (rows of an even length)",
+    ),
+    (
         "sow-own-store",
         "`true`, `false`",
         "the mover's store is in the sowing ring, after the mover's last pit (the opponent's \
          store is skipped)",
+    ),
+    (
+        "store-at-right",
+        "`true`, `false`",
+        "with `sow-own-store`: each player's store is at the right end of their row whatever the \
+         direction (a clockwise hand reaches it after the opponent's row); else it is where the \
+         mover's sowing leaves their row",
     ),
     (
         "skip-origin",
@@ -500,7 +514,17 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         ],
         Direction::CounterClockwise,
     )?;
+    let direction_rule = f.choice(
+        "direction-by",
+        &[
+            ("fixed", DirectionRule::Fixed),
+            ("hand-parity", DirectionRule::HandParity),
+            ("row-halves", DirectionRule::RowHalves),
+        ],
+        DirectionRule::Fixed,
+    )?;
     let sow_own_store = f.bool("sow-own-store", false)?;
+    let store_at_right = f.bool("store-at-right", false)?;
     let skip_origin = f.bool("skip-origin", false)?;
     #[derive(Clone, Copy, PartialEq)]
     enum LapKind {
@@ -629,7 +653,9 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         move_choice,
         min_move: min_move as u8,
         direction,
+        direction_rule,
         sow_own_store,
+        store_at_right,
         skip_origin,
         laps,
         lap_limit: lap_limit as u16,
@@ -730,6 +756,20 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             "the last four and their receiver are implemented for relay-fours games only",
         ));
     }
+    if rules.direction_rule == DirectionRule::RowHalves && rules.pits_per_row % 2 != 0 {
+        return Err(error(
+            "direction-by",
+            "\"row-halves\" needs rows of an even length (the middle pit would have no direction)",
+        ));
+    }
+    if rules.direction_rule != DirectionRule::Fixed
+        && !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. })
+    {
+        return Err(error(
+            "direction-by",
+            "is implemented for laps = \"single\" or \"relay\" only",
+        ));
+    }
     if rules.lap_limit != 0 && !matches!(rules.laps, Laps::Relay { .. }) {
         return Err(error(
             "lap-limit",
@@ -779,7 +819,7 @@ pub fn write(rules: &Rules) -> String {
         Laps::RelayWithOpposite { captures } => ("relay-with-opposite", captures),
         Laps::RelayFours => ("relay-fours", CaptureCounts::NONE),
     };
-    let values: [String; 28] = [
+    let values: [String; 30] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -794,7 +834,13 @@ pub fn write(rules: &Rules) -> String {
             Direction::CounterClockwise => "counter-clockwise",
             Direction::Clockwise => "clockwise",
         }),
+        word(match rules.direction_rule {
+            DirectionRule::Fixed => "fixed",
+            DirectionRule::HandParity => "hand-parity",
+            DirectionRule::RowHalves => "row-halves",
+        }),
         rules.sow_own_store.to_string(),
+        rules.store_at_right.to_string(),
         rules.skip_origin.to_string(),
         word(laps),
         rules.lap_limit.to_string(),

@@ -77,6 +77,7 @@ pub use sowing::MoveEffect;
 pub use spec::Spec;
 pub use trace::{MoveTrace, SowStep};
 pub use variant::{
-    CaptureCounts, CaptureSide, Direction, GrandSlam, Laps, LastFourRule, Leftover, MAX_REGISTERED,
-    MoveChoice, OwnEnd, RegisterError, Rules, Start, Unfed, UnknownVariant, Variant,
+    CaptureCounts, CaptureSide, Direction, DirectionRule, GrandSlam, Laps, LastFourRule, Leftover,
+    MAX_REGISTERED, MoveChoice, OwnEnd, RegisterError, Rules, Start, Unfed, UnknownVariant,
+    Variant,
 };

@@ -4,7 +4,9 @@ use super::moves::Move;
 use super::position::{MAX_PITS, Position};
 use super::side::Side;
 use super::spec::Spec;
-use super::variant::{CaptureCounts, CaptureSide, Direction, GrandSlam, Laps, Rules};
+use super::variant::{
+    CaptureCounts, CaptureSide, Direction, DirectionRule, GrandSlam, Laps, Rules,
+};
 
 /// Laps of a relay move made before looking for a cycle.
 const LAPS_BEFORE_CYCLE_SEARCH: u32 = 8;
@@ -53,14 +55,16 @@ fn forward(rules: &Rules, pit: usize, steps: usize) -> usize {
     }
 }
 
-/// The pit after which `mover`'s store lies in the sowing ring (the mover's last pit on the way
-/// out of their row).
+/// The pit after which `mover`'s store lies in the sowing ring: the mover's last pit on the way
+/// out of their row, or, with the store at the row's right end, the pit before that end.
 #[inline(always)]
 pub(crate) fn store_after(rules: &Rules, mover: Side) -> usize {
     let (n, len) = (rules.pits_per_row, rules.pit_count());
     match (rules.direction, mover) {
         (Direction::CounterClockwise, Side::South) => n - 1,
         (Direction::CounterClockwise, Side::North) => len - 1,
+        (Direction::Clockwise, Side::South) if rules.store_at_right => n,
+        (Direction::Clockwise, Side::North) if rules.store_at_right => 0,
         (Direction::Clockwise, Side::South) => 0,
         (Direction::Clockwise, Side::North) => n,
     }
@@ -123,7 +127,20 @@ impl Position {
     #[inline(always)]
     pub fn play_for<S: Spec>(&mut self, mv: Move) -> MoveEffect {
         debug_assert_eq!(self.variant, S::variant(self));
-        let rules = S::rules(self);
+        let game_rules = S::rules(self);
+        // A game whose pits choose their direction sows each move under its own copy of the
+        // rules, with the move's direction in it.
+        let chosen;
+        let rules = match (game_rules.direction_rule, mv.pit(game_rules.pits_per_row)) {
+            (DirectionRule::Fixed, _) | (_, None) => game_rules,
+            (_, Some(origin)) => {
+                chosen = Rules {
+                    direction: game_rules.direction_of(origin, self.pits[origin]),
+                    ..*game_rules
+                };
+                &chosen
+            }
+        };
         let before = self.captured[0] + self.captured[1];
         let mut effect = MoveEffect::default();
         if let Some(origin) = mv.pit(rules.pits_per_row) {
@@ -201,7 +218,11 @@ impl Position {
         let len = rules.pit_count();
         let hand = self.pits[pit] as usize;
         match rules.laps {
-            Laps::Single { .. } if !rules.plain_ring() || rules.capture_empty_opposite => {
+            Laps::Single { .. }
+                if !rules.plain_ring()
+                    || rules.capture_empty_opposite
+                    || rules.direction_rule != DirectionRule::Fixed =>
+            {
                 self.one_lap_hint(rules, pit)
             }
             Laps::Single { captures } => {
@@ -246,6 +267,11 @@ impl Position {
         let mover = self.owner(pit);
         let mut after = *self;
         after.side_to_move = mover;
+        let chosen = Rules {
+            direction: rules.direction_of(pit, self.pits[pit]),
+            ..*rules
+        };
+        let rules = &chosen;
         let row_held = after.opponent_row_held(rules);
         let last = if rules.plain_ring() {
             LastCounter::Pit(after.sow_lap(rules, pit))

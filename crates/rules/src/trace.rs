@@ -10,7 +10,7 @@ use super::moves::Move;
 use super::position::Position;
 use super::side::Side;
 use super::sowing::{LapEnd, step, step_back, store_after};
-use super::variant::Laps;
+use super::variant::{Laps, Rules};
 
 /// Laps told before a relay move is called endless (the move itself finds its cycle exactly).
 const MAX_TOLD_LAPS: usize = 400;
@@ -43,11 +43,16 @@ impl Position {
     /// `mv` told step by step (a pass has no steps); the position does not change.
     pub fn trace_move(&self, mv: Move) -> Result<MoveTrace, IllegalMove> {
         self.check_move(mv)?;
-        let rules = self.rules();
+        let game_rules = self.rules();
         let mut steps = Vec::new();
-        if let Some(origin) = mv.pit(rules.pits_per_row) {
+        if let Some(origin) = mv.pit(game_rules.pits_per_row) {
+            // The move's own direction, where the pit and its hand choose it.
+            let rules = &Rules {
+                direction: game_rules.direction_of(origin, self.pits[origin]),
+                ..*game_rules
+            };
             match rules.laps {
-                Laps::Single { .. } => self.trace_one_lap(origin, mv, &mut steps),
+                Laps::Single { .. } => self.trace_one_lap(rules, origin, mv, &mut steps),
                 Laps::RelayWithOpposite { captures } => {
                     self.tell_relay(origin, &mut steps, |pos, lap_origin, steps| {
                         let lifted = *pos;
@@ -71,7 +76,7 @@ impl Position {
                         let lifted = *pos;
                         let end = pos.relay_lap(rules, lap_origin, captures, row_held);
                         let relayed = matches!(end, LapEnd::Relay(_));
-                        tell_relay_lap(&lifted, lap_origin, pos, relayed, steps);
+                        tell_relay_lap(&lifted, rules, lap_origin, pos, relayed, steps);
                         end
                     })
                 }
@@ -86,7 +91,7 @@ impl Position {
             }
         }
         Ok(MoveTrace {
-            pits_per_row: rules.pits_per_row,
+            pits_per_row: game_rules.pits_per_row,
             steps,
         })
     }
@@ -112,7 +117,7 @@ impl Position {
     }
 
     /// A one-lap move: the lap, then what the move captured (told from the position it gives).
-    fn trace_one_lap(&self, origin: usize, mv: Move, steps: &mut Vec<SowStep>) {
+    fn trace_one_lap(&self, rules: &Rules, origin: usize, mv: Move, steps: &mut Vec<SowStep>) {
         let mover = self.side_to_move;
         let hand = self.pits[origin];
         steps.push(SowStep::Lift {
@@ -124,7 +129,7 @@ impl Position {
         let mut place = Place::Pit(origin);
         let mut last = place;
         for _ in 0..hand {
-            place = next_place(self, origin, place);
+            place = next_place(self, rules, origin, place);
             match place {
                 Place::Pit(pit) => {
                     sown.pits[pit] += 1;
@@ -158,8 +163,7 @@ enum Place {
 
 /// The place after `place` in a one-lap sowing from `origin` (the mover's store after their
 /// last pit where the game sows into it; the origin left out where the game skips it).
-fn next_place(pos: &Position, origin: usize, place: Place) -> Place {
-    let rules = pos.rules();
+fn next_place(pos: &Position, rules: &Rules, origin: usize, place: Place) -> Place {
     let from = match place {
         Place::Store => store_after(rules, pos.side_to_move),
         Place::Pit(pit) if rules.sow_own_store && pit == store_after(rules, pos.side_to_move) => {
@@ -169,7 +173,7 @@ fn next_place(pos: &Position, origin: usize, place: Place) -> Place {
     };
     let next = step(rules, from);
     if next == origin && rules.skip_origin {
-        next_place(pos, origin, Place::Pit(next))
+        next_place(pos, rules, origin, Place::Pit(next))
     } else {
         Place::Pit(next)
     }
@@ -180,6 +184,7 @@ fn next_place(pos: &Position, origin: usize, place: Place) -> Place {
 /// where the lap did not relay, its captures are told.
 fn tell_relay_lap(
     lifted: &Position,
+    rules: &Rules,
     origin: usize,
     after: &Position,
     relayed: bool,
@@ -195,7 +200,7 @@ fn tell_relay_lap(
     sown.pits[origin] = 0;
     let mut place = Place::Pit(origin);
     for _ in 0..hand {
-        place = next_place(lifted, origin, place);
+        place = next_place(lifted, rules, origin, place);
         match place {
             Place::Pit(pit) => {
                 sown.pits[pit] += 1;

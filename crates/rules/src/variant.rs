@@ -46,6 +46,18 @@ pub enum Direction {
     Clockwise,
 }
 
+/// How a move's direction of sowing is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DirectionRule {
+    /// Always the game's `direction`.
+    Fixed,
+    /// A hand of an odd count sows counter-clockwise, an even one clockwise.
+    HandParity,
+    /// The left half of each row (as its owner faces the board) sows clockwise, out over the
+    /// row's left end; the right half counter-clockwise (rows of an even length).
+    RowHalves,
+}
+
 /// Which pits a player may move from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveChoice {
@@ -205,9 +217,15 @@ pub struct Rules {
     /// The fewest counters a pit must hold to be moved (1: any non-empty pit).
     pub min_move: u8,
     pub direction: Direction,
+    /// Whether every move sows in `direction`, or the pit and its hand choose.
+    pub direction_rule: DirectionRule,
     /// Sowing puts a counter into the mover's own store on the way from the last pit of the
     /// mover's row to the first of the opponent's (and never into the opponent's).
     pub sow_own_store: bool,
+    /// Each player's store is at the right end of their row (as they face the board) whatever
+    /// the direction, so that a clockwise hand reaches it after the opponent's row; else it is
+    /// where the mover's sowing leaves their row.
+    pub store_at_right: bool,
     /// A lap that comes round to the pit it started from skips it.
     pub skip_origin: bool,
     pub laps: Laps,
@@ -312,7 +330,11 @@ impl Rules {
     /// cannot cycle, and the tables solve a layer in one pass in this order.
     pub fn distance_to_stores(&self, pits: &[u8]) -> Option<u32> {
         // A relay lap may lift the opponent's counters and carry them back.
-        if !self.sow_own_store || !matches!(self.laps, Laps::Single { .. }) {
+        if !self.sow_own_store
+            || !matches!(self.laps, Laps::Single { .. })
+            || self.direction_rule != DirectionRule::Fixed
+            || (self.store_at_right && self.direction == Direction::Clockwise)
+        {
             return None;
         }
         let n = self.pits_per_row;
@@ -345,6 +367,20 @@ impl Rules {
         even_takes && !self.sow_own_store && !self.capture_empty_opposite
     }
 
+    /// The direction a move from `origin` holding `hand` counters sows in.
+    #[inline(always)]
+    pub const fn direction_of(&self, origin: usize, hand: u8) -> Direction {
+        match self.direction_rule {
+            DirectionRule::Fixed => self.direction,
+            DirectionRule::HandParity if hand % 2 == 1 => Direction::CounterClockwise,
+            DirectionRule::HandParity => Direction::Clockwise,
+            DirectionRule::RowHalves if origin % self.pits_per_row < self.pits_per_row / 2 => {
+                Direction::Clockwise
+            }
+            DirectionRule::RowHalves => Direction::CounterClockwise,
+        }
+    }
+
     /// Whether a one-lap sowing follows the plain ring of pits (no store in it, no pit skipped):
     /// the common case, sown without a branch per pit.
     pub const fn plain_ring(&self) -> bool {
@@ -361,7 +397,9 @@ pub(crate) const MANGALA_II: Rules = Rules {
     move_choice: MoveChoice::AnyPit,
     min_move: 1,
     direction: Direction::CounterClockwise,
+    direction_rule: DirectionRule::Fixed,
     sow_own_store: false,
+    store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
     laps: Laps::Single {
@@ -393,7 +431,9 @@ pub(crate) const MANGALA_IV: Rules = Rules {
     move_choice: MoveChoice::Leftmost,
     min_move: 1,
     direction: Direction::Clockwise,
+    direction_rule: DirectionRule::Fixed,
     sow_own_store: false,
+    store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
     laps: Laps::RelayWithOpposite {
@@ -425,7 +465,9 @@ pub(crate) const AL_MANQALA: Rules = Rules {
     move_choice: MoveChoice::AnyPit,
     min_move: 1,
     direction: Direction::CounterClockwise,
+    direction_rule: DirectionRule::Fixed,
     sow_own_store: false,
+    store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
     laps: Laps::Single {
@@ -457,7 +499,9 @@ pub(crate) const ANYWOLI: Rules = Rules {
     move_choice: MoveChoice::AnyPit,
     min_move: 1,
     direction: Direction::CounterClockwise,
+    direction_rule: DirectionRule::Fixed,
     sow_own_store: false,
+    store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
     laps: Laps::RelayFours,
@@ -487,7 +531,9 @@ pub(crate) const KALAH: Rules = Rules {
     move_choice: MoveChoice::AnyPit,
     min_move: 1,
     direction: Direction::CounterClockwise,
+    direction_rule: DirectionRule::Fixed,
     sow_own_store: true,
+    store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
     laps: Laps::Single {
@@ -519,7 +565,9 @@ pub(crate) const OWARE: Rules = Rules {
     move_choice: MoveChoice::AnyPit,
     min_move: 1,
     direction: Direction::CounterClockwise,
+    direction_rule: DirectionRule::Fixed,
     sow_own_store: false,
+    store_at_right: false,
     skip_origin: true,
     lap_limit: 0,
     laps: Laps::Single {
