@@ -177,6 +177,92 @@ def run_file(path, args, engine_bin, out_dir, rng):
     return ("played", first, plies, mismatches, stopped + endless)
 
 
+def mg_perft(game, depth):
+    """Leaves of MancalaGames' move tree, counted as RULES.md's perft counts them: a move that
+    ends the game is a leaf, a forced pass is a move."""
+    if depth == 0:
+        return 1
+    moves = game.get_moves()
+    if not moves:
+        if not (game.info.mustpass and not any(game.get_allowable_holes())):
+            return 0
+        moves = ["pass"]
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        saved = game.state
+        if move == "pass":
+            game.turn = not game.turn
+            cond = None
+        else:
+            cond = game.move(move)
+        if not (cond is not None and cond.is_game_over()):
+            total += mg_perft(game, depth - 1)
+        game.state = saved
+    return total
+
+
+def print_perft(path, depth, engine_bin, out_dir):
+    """Golden perft lines (tests/data/catalogue-perft.txt) of the file's translated game, from
+    MancalaGames' own code, South to move at the start."""
+    import man_config
+
+    translated = subprocess.run(
+        [engine_bin, "import-mancalagames", "--games", "2", "--out", out_dir, path],
+        capture_output=True, text=True)
+    line = translated.stdout.strip().splitlines()[0] if translated.stdout.strip() else ""
+    if not line.startswith("written"):
+        return
+    name = os.path.basename(line.split("->")[1].split("(")[0].strip())[:-len(".toml")]
+    game, _ = man_config.make_game(path)
+    game.turn = False
+    game.starter = False
+    for d in range(1, depth + 1):
+        print(f"{name} startpos {d} {mg_perft(game, d)}", flush=True)
+
+
+def print_transcript(path, plies, engine_bin, out_dir, rng):
+    """A protocol transcript (tests/transcripts/catalogue.in) of one random game of the file's
+    translated game, `plies` long, each `query` answered as MancalaGames' own code answers it;
+    checked against the engine here, so that the transcript's expected output is MancalaGames'."""
+    import man_config
+    import game_info as gi
+
+    translated = subprocess.run(
+        [engine_bin, "import-mancalagames", "--games", "2", "--out", out_dir, path],
+        capture_output=True, text=True)
+    line = translated.stdout.strip().splitlines()[0] if translated.stdout.strip() else ""
+    if not line.startswith("written"):
+        return
+    name = os.path.basename(line.split("->")[1].split("(")[0].strip())
+    engine = Engine(engine_bin, os.path.join(out_dir, name))
+    game, _ = man_config.make_game(path)
+    game.turn = False
+    lines = [f"setoption name GameFile value tests/data/catalogue/{name}", "position startpos"]
+    engine.ask("position startpos")
+    for _ in range(plies):
+        moves = game.get_moves()
+        if not moves:
+            break
+        theirs = sorted(engine_name(game, m) for m in moves)
+        ours = sorted(engine.query("moves").split())
+        assert ours == theirs, f"{name}: moves {ours} against {theirs}"
+        lines.append("query moves")
+        mg_move = moves[rng.randrange(len(moves))]
+        played = engine_name(game, mg_move)
+        cond = game.move(mg_move)
+        engine.ask(f"move {played}")
+        lines.append(f"move {played}")
+        lines.append("query fen")
+        assert engine.query("fen") == mg_fen(game), f"{name}: {played}"
+        if cond is not None and cond.is_ended():
+            lines.append("query result")
+            break
+    engine.close()
+    print("\n".join(lines), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mancalagames", required=True,
@@ -186,12 +272,27 @@ def main():
     parser.add_argument("--games", type=int, default=100, help="random games per file")
     parser.add_argument("--max-plies", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--transcript", type=int, default=0, metavar="PLIES",
+                        help="print a protocol transcript of PLIES random plies a file, checked "
+                             "against MancalaGames (tests/transcripts/catalogue.in)")
+    parser.add_argument("--perft", type=int, default=0, metavar="DEPTH",
+                        help="print MancalaGames' perft counts to DEPTH (the golden file's lines) "
+                             "instead of playing games")
     parser.add_argument("files", nargs="+")
     args = parser.parse_args()
     sys.path.insert(0, os.path.join(args.mancalagames, "src"))
     rng = random.Random(args.seed)
     totals = {"played": 0, "refused": 0, "plies": 0, "mismatches": 0, "stopped": 0}
     with tempfile.TemporaryDirectory() as out_dir:
+        if args.transcript:
+            for path in args.files:
+                print_transcript(path, args.transcript, args.engine, out_dir, rng)
+            print("quit")
+            return
+        if args.perft:
+            for path in args.files:
+                print_perft(path, args.perft, args.engine, out_dir)
+            return
         for path in args.files:
             kind, detail, plies, mismatches, stopped = run_file(
                 path, args, args.engine, out_dir, rng)

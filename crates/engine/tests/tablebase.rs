@@ -67,7 +67,17 @@ fn oware_split_evenly() -> Variant {
     mancala_rules::definition::register(&text).unwrap()
 }
 
-/// Small tables of each game, and the layers they go up to.
+/// A translated MancalaGames game of `tests/data/catalogue`, registered.
+fn catalogue(name: &str) -> Variant {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/catalogue")
+        .join(format!("{name}.toml"));
+    mancala_rules::definition::register(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Small tables of each game, and the layers they go up to; with games of the catalogue whose
+/// rules the built-in games lack (a majority and too few counters ending the game, a least move,
+/// directions chosen by the pit or the hand, stores at the right end, relay sowing into a store).
 fn small_tables() -> Vec<(Variant, u32, Tablebases)> {
     [
         (Variant::MangalaII, 7),
@@ -75,6 +85,10 @@ fn small_tables() -> Vec<(Variant, u32, Tablebases)> {
         (Variant::Anywoli, 5),
         (Variant::Kalah, 7),
         (oware_split_evenly(), 6),
+        (catalogue("bohnenspiel"), 6),
+        (catalogue("mangala-iii"), 6),
+        (catalogue("cross-kalah"), 6),
+        (catalogue("valah"), 6),
     ]
     .into_iter()
     .map(|(v, max)| (v, max, Tablebases::from_layers(v, build_in_memory(v, max))))

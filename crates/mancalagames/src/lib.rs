@@ -625,20 +625,10 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                  engine has (it ends the game)",
             ));
         }
+        // When no move can feed, the counters left go as `unclaimed` says (below).
         let unfed = match unclaimed {
-            0 => "mover-takes-all",
             3 => "starved-player-takes-all",
-            2 if !extra_turn => "starved-player-takes-all",
-            other => {
-                return Err(refuse(
-                    "unclaimed",
-                    format!(
-                        "= {other} (counters left {}) when no move can feed is not a rule the \
-                         engine has",
-                        if other == 1 { "to nobody" } else { "divided" }
-                    ),
-                ));
-            }
+            _ => "as-leftover",
         };
         lines.push("must-feed = true".into());
         lines.push(format!("unfed = \"{unfed}\""));
@@ -719,8 +709,19 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     lines.push(format!("leftover = \"{leftover}\""));
 
     let mut text = String::from(
-        "# Translated from a MancalaGames game file by 'mancala-engine import-mancalagames'.\n",
+        "# Translated from a MancalaGames game file by 'mancala-engine import-mancalagames'.\n\
+         # Where it plays otherwise than MancalaGames (RULES.md, \"MancalaGames' game files\"):\n\
+         # - this engine's history rules end a game that MancalaGames plays on: a position met\n\
+         #   the third time, and no-progress-limit moves without a capture;\n\
+         # - South moves first (MancalaGames draws who starts: give North's start as a position\n\
+         #   string);\n",
     );
+    if relay {
+        text.push_str(
+            "# - an endless move ends both games, but MancalaGames drops the counters in hand and\n\
+             #   shares those on the board by its `quitter` rule, this engine by `leftover`.\n",
+        );
+    }
     for line in lines {
         let _ = writeln!(text, "{line}");
     }

@@ -210,8 +210,9 @@ pub const FIELDS: [(&str, &str, &str); 30] = [
     ),
     (
         "unfed",
-        "`\"starved-player-takes-all\"`, `\"mover-takes-all\"`",
-        "with `must-feed`, when no move can feed: who takes the counters left (the game ends)",
+        "`\"starved-player-takes-all\"`, `\"mover-takes-all\"`, `\"as-leftover\"`",
+        "with `must-feed`, when no move can feed: who takes the counters left (the game ends): \
+         the starved player, the player to move, or as `leftover` says",
     ),
     (
         "game-ends",
@@ -596,6 +597,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         &[
             ("starved-player-takes-all", Unfed::StarvedPlayerTakesAll),
             ("mover-takes-all", Unfed::MoverTakesAll),
+            ("as-leftover", Unfed::AsLeftover),
         ],
         Unfed::StarvedPlayerTakesAll,
     )?;
@@ -863,6 +865,7 @@ pub fn write(rules: &Rules) -> String {
         word(match rules.unfed {
             Unfed::StarvedPlayerTakesAll => "starved-player-takes-all",
             Unfed::MoverTakesAll => "mover-takes-all",
+            Unfed::AsLeftover => "as-leftover",
         }),
         word(match rules.own_end {
             OwnEnd::EmptyBoard => "board-empty",

@@ -458,10 +458,10 @@ impl Position {
         match ending {
             Ending::BoardEmpty | Ending::Majority => {}
             Ending::RowEmpty if self.rules().own_end != OwnEnd::MoverRowEmpty => rows(&mut totals),
-            Ending::Starvation => {
+            Ending::Starvation if self.rules().unfed != Unfed::AsLeftover => {
                 let taker = match self.rules().unfed {
-                    Unfed::StarvedPlayerTakesAll => self.side_to_move.opponent(),
                     Unfed::MoverTakesAll => self.side_to_move,
+                    _ => self.side_to_move.opponent(),
                 };
                 give_all(&mut totals, Some(taker));
             }
@@ -473,6 +473,7 @@ impl Position {
                 give_all(&mut totals, receiver);
             }
             Ending::RowEmpty
+            | Ending::Starvation
             | Ending::TooFew
             | Ending::Immobile
             | Ending::Repetition

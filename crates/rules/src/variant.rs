@@ -149,6 +149,8 @@ pub enum Unfed {
     StarvedPlayerTakesAll,
     /// The player to move takes every counter left, all in their own row (Oware).
     MoverTakesAll,
+    /// The counters left go as the game's [`Leftover`] says.
+    AsLeftover,
 }
 
 /// What a game's own end looks like (besides the history rules, which every game shares).

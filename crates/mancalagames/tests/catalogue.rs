@@ -1,0 +1,87 @@
+//! The translated MancalaGames games of `tests/data/catalogue` (this project's own files, written
+//! by `import-mancalagames`): each loads, and its perft counts from the start are those
+//! MancalaGames' own code gives (`tests/data/catalogue-perft.txt`, made by
+//! `scripts/mancalagames-diff.py --perft 5`), so that CI checks the rules without MancalaGames.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use mancala_rules::{Game, LastFourRule, Position, SplitMix64, Variant, definition, perft};
+
+fn data(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data")
+        .join(path)
+}
+
+/// Registers every game file of the catalogue, by name.
+fn catalogue() -> BTreeMap<String, Variant> {
+    let mut games = BTreeMap::new();
+    for entry in std::fs::read_dir(data("catalogue")).expect("tests/data/catalogue") {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let variant =
+            definition::register(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        games.insert(variant.name().to_string(), variant);
+    }
+    games
+}
+
+#[test]
+fn the_catalogue_games_count_as_mancalagames_does() {
+    let games = catalogue();
+    assert!(games.len() >= 25, "{} games", games.len());
+    let golden = std::fs::read_to_string(data("catalogue-perft.txt")).unwrap();
+    let mut checked = BTreeMap::new();
+    for line in golden
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [name, "startpos", depth, nodes] = fields[..] else {
+            panic!("bad line: {line}");
+        };
+        let variant = games[name];
+        let depth: u32 = depth.parse().unwrap();
+        assert_eq!(
+            perft(&Position::start(variant), depth),
+            nodes.parse::<u64>().unwrap(),
+            "{name} depth {depth}"
+        );
+        *checked.entry(name).or_insert(0) += 1;
+    }
+    for name in games.keys() {
+        assert_eq!(checked.get(name.as_str()), Some(&5), "{name}: five depths");
+    }
+}
+
+#[test]
+fn every_catalogue_game_plays_to_an_end_with_its_counters_kept() {
+    let mut random = SplitMix64::new(52);
+    for (name, variant) in catalogue() {
+        for _ in 0..20 {
+            let mut game = Game::new(Position::start(variant), LastFourRule::default());
+            for _ in 0..5_000 {
+                if game.is_over() {
+                    break;
+                }
+                let moves = game.legal_moves();
+                let mv = moves.as_slice()[(random.next_u64() % moves.len() as u64) as usize];
+                game.play(mv).unwrap();
+                let pos = game.position();
+                let on_board: u32 = pos.pits().iter().map(|&c| c as u32).sum();
+                assert_eq!(on_board, pos.on_board(), "{name}: the board's count");
+                assert_eq!(
+                    on_board
+                        + pos.captured(mancala_rules::Side::South) as u32
+                        + pos.captured(mancala_rules::Side::North) as u32,
+                    variant.rules().total(),
+                    "{name}: counters kept"
+                );
+            }
+            assert!(game.is_over(), "{name}: a random game ends");
+            let [south, north] = game.score();
+            assert!(south + north <= variant.rules().total(), "{name}");
+        }
+    }
+}

@@ -1,0 +1,316 @@
+//! One named test per rule that game files have for the MancalaGames catalogue (RULES.md, "Games
+//! as data"), each on a small game of its own and board literals. Boards are 2×3 unless said:
+//! South's `A B C` are pits 0 to 2, North's `a b c` pits 3 to 5, sown counter-clockwise
+//! `A B C a b c A …` unless the game says otherwise.
+
+use mancala_rules::{
+    Ending, Game, IllegalReason, LastFourRule, Move, Position, Variant, definition,
+};
+
+/// Registers a 2×3 game of any total with `rules` added to its file.
+fn game(name: &str, rules: &str) -> Variant {
+    definition::register(&format!(
+        "name = \"{name}\"\npits-per-row = 3\nstart = 2\nany-total = true\n{rules}"
+    ))
+    .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn position(variant: Variant, text: &str) -> Position {
+    Position::from_position_string(variant, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn mv(name: &str) -> Move {
+    name.parse().unwrap()
+}
+
+/// Plays `played` from `before` and returns the position and whether the move was endless.
+fn play(variant: Variant, before: &str, played: &str) -> (String, bool) {
+    let mut pos = position(variant, before);
+    let effect = pos.play(mv(played)).unwrap();
+    (pos.to_string(), effect.endless)
+}
+
+fn final_totals(variant: Variant, text: &str) -> (Ending, [u32; 2]) {
+    let pos = position(variant, text);
+    let ending = pos.own_ending().expect("the position ends the game");
+    (ending, pos.final_totals(ending, LastFourRule::default()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Relay sowing that ends in a one-lap capture
+
+#[test]
+fn relay_sows_on_from_a_landing_pit_that_held_counters() {
+    let relay = game("relay-on", "laps = \"relay\"\ncapture-counts = [4]\n");
+    // `A` sows `B C`; `C` now holds 2, which no capture takes: lifted and sown into `a b`.
+    // `a` becomes 4 on the way (not the last counter: no capture); `b` held nothing: the end.
+    assert_eq!(
+        play(relay, "2-0-1-3-0-0-0-0-S", "A"),
+        ("0-1-0-4-1-0-0-0-N".to_string(), false)
+    );
+}
+
+#[test]
+fn relay_stops_where_the_last_counter_makes_a_capture() {
+    let relay = game("relay-capture", "laps = \"relay\"\ncapture-counts = [4]\n");
+    // `A` sows `B C`; `C` becomes 4: captured, and the move ends there.
+    assert_eq!(
+        play(relay, "2-0-3-1-0-0-0-0-S", "A"),
+        ("0-1-0-1-0-0-4-0-N".to_string(), false)
+    );
+}
+
+#[test]
+fn relay_with_the_empty_pit_capture_ends_in_an_empty_pit() {
+    let relay = game(
+        "relay-empty",
+        "laps = \"relay\"\ncapture-empty-opposite = true\ncapture-side = \"own\"\n",
+    );
+    // `A` sows `B`: 2 there, relay: `C a`; `a` (North's) held nothing: the end, no capture.
+    assert_eq!(
+        play(relay, "1-1-0-0-0-5-0-0-S", "A"),
+        ("0-0-1-1-0-5-0-0-N".to_string(), false)
+    );
+    // `B` sows `C`, which held nothing and faces `a`: both taken.
+    assert_eq!(
+        play(relay, "0-1-0-3-0-0-0-0-S", "B"),
+        ("0-0-0-0-0-0-4-0-N".to_string(), false)
+    );
+}
+
+#[test]
+fn a_move_longer_than_the_lap_limit_is_endless() {
+    let limited = game(
+        "relay-limited",
+        "laps = \"relay\"\ncapture-counts = [4]\nlap-limit = 1\n",
+    );
+    // The first lap ends in `C` (2): another lap would be the second, over the limit. The move
+    // stops there, the game is over, and `C` keeps its counters.
+    assert_eq!(
+        play(limited, "2-0-1-3-0-0-0-0-S", "A"),
+        ("0-1-2-3-0-0-0-0-N".to_string(), true)
+    );
+    let mut game = Game::new(
+        position(limited, "2-0-1-3-0-0-0-0-S"),
+        LastFourRule::default(),
+    );
+    game.play(mv("A")).unwrap();
+    assert_eq!(game.ending(), Some(Ending::EndlessMove));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Captures
+
+#[test]
+fn the_empty_pit_capture_may_leave_the_last_counter() {
+    let leaves = game(
+        "leaves-own",
+        "capture-empty-opposite = true\ncapture-side = \"own\"\ncapture-takes-own = false\n",
+    );
+    // `A` sows `B`, which was empty and faces `b` (3): `b` is taken, `B` keeps its counter.
+    assert_eq!(
+        play(leaves, "1-0-0-0-3-0-0-0-S", "A"),
+        ("0-1-0-0-0-0-3-0-N".to_string(), false)
+    );
+}
+
+#[test]
+fn a_chain_may_go_on_past_the_pit_the_lap_came_from() {
+    // 13 counters from `A`: two laps (`A` itself gets 2) and `B` once more: `B` 3, `C a b` 2,
+    // `c` 4. The chain takes `B` (3), then `A` (2) unless it stops at the origin; `c` (4) ends it.
+    let stops = game(
+        "chain-stops",
+        "capture-counts = [2, 3]\ncapture-chain = true\n",
+    );
+    let goes_on = game(
+        "chain-goes-on",
+        "capture-counts = [2, 3]\ncapture-chain = true\nchain-stops-at-origin = false\n",
+    );
+    assert_eq!(
+        play(stops, "13-0-0-0-0-2-0-0-S", "A").0,
+        "2-0-2-2-2-4-3-0-N"
+    );
+    assert_eq!(
+        play(goes_on, "13-0-0-0-0-2-0-0-S", "A").0,
+        "0-0-2-2-2-4-5-0-N"
+    );
+}
+
+#[test]
+fn a_grand_slam_is_a_capture_of_a_row_that_held_counters() {
+    let slam = game(
+        "slam",
+        "capture-counts = [1, 2]\ncapture-side = \"opponent\"\ncapture-chain = true\n\
+         grand-slam = \"captures-nothing\"\n",
+    );
+    // North's `a b` held 1 each: `C` makes them 2 and 2, the whole row; nothing is taken.
+    assert_eq!(play(slam, "0-0-2-1-1-0-0-0-S", "C").0, "0-0-0-2-2-0-0-0-N");
+    // North's row held nothing: `C` makes `a b` 1 and 1, and they are taken.
+    assert_eq!(play(slam, "0-0-2-0-0-0-0-0-S", "C").0, "0-0-0-0-0-0-2-0-N");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which pits move, and which way
+
+#[test]
+fn a_pit_below_the_least_move_cannot_be_played() {
+    let two = game("min-two", "min-move = 2\n");
+    let pos = position(two, "1-2-0-1-1-0-0-0-S");
+    assert_eq!(pos.legal_moves().to_string(), "B");
+    assert_eq!(
+        pos.check_move(mv("A")).unwrap_err().reason,
+        IllegalReason::TooFewToMove
+    );
+    // A player without such a pit passes; a board without any ends the game.
+    assert_eq!(
+        position(two, "1-1-0-2-0-0-0-0-S").legal_moves().to_string(),
+        "pass"
+    );
+    assert_eq!(
+        position(two, "1-1-0-1-0-1-0-0-S").own_ending(),
+        Some(Ending::Immobile)
+    );
+}
+
+#[test]
+fn the_hand_s_parity_chooses_the_direction() {
+    let parity = game("by-parity", "direction-by = \"hand-parity\"\n");
+    // An odd hand sows counter-clockwise: `A` (1) into `B`.
+    assert_eq!(
+        play(parity, "1-0-0-1-0-0-0-0-S", "A").0,
+        "0-1-0-1-0-0-0-0-N"
+    );
+    // An even hand clockwise: `A` (2) into `c b`.
+    assert_eq!(
+        play(parity, "2-0-0-1-0-0-0-0-S", "A").0,
+        "0-0-0-1-1-1-0-0-N"
+    );
+}
+
+#[test]
+fn each_half_row_sows_out_over_its_own_end() {
+    let halves = definition::register(
+        "name = \"by-halves\"\npits-per-row = 4\nstart = 2\nany-total = true\n\
+         direction-by = \"row-halves\"\n",
+    )
+    .unwrap();
+    // South's left half (`A B`) sows clockwise: `B` (2) into `A` and North's `d`.
+    assert_eq!(
+        play(halves, "0-2-0-0-0-0-0-1-0-0-S", "B").0,
+        "1-0-0-0-0-0-0-2-0-0-N"
+    );
+    // Its right half (`C D`) counter-clockwise: `C` (2) into `D a`.
+    assert_eq!(
+        play(halves, "0-0-2-0-0-0-0-1-0-0-S", "C").0,
+        "0-0-0-1-1-0-0-1-0-0-N"
+    );
+}
+
+#[test]
+fn a_store_at_the_right_end_is_reached_after_the_opponent_s_row_going_clockwise() {
+    let right = game(
+        "store-right",
+        "direction = \"clockwise\"\nsow-own-store = true\nstore-at-right = true\n",
+    );
+    // `A` (4) sows `c b a`, then South's store (between North's `a` and South's `C`).
+    assert_eq!(play(right, "4-0-0-0-0-0-0-0-S", "A").0, "0-0-0-1-1-1-1-0-N");
+    // `A` (1) sows `c`: the store is not next to `A`.
+    assert_eq!(play(right, "1-0-0-0-0-0-0-0-S", "A").0, "0-0-0-0-0-1-0-0-N");
+    // Where the store is where the sowing leaves the row, `A` (1) drops its counter there.
+    let leaving = game(
+        "store-leaving",
+        "direction = \"clockwise\"\nsow-own-store = true\n",
+    );
+    assert_eq!(
+        play(leaving, "1-0-0-0-0-0-0-0-S", "A").0,
+        "0-0-0-0-0-0-1-0-N"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// How a game ends, and who takes what is left
+
+#[test]
+fn a_majority_ends_the_game_besides_its_own_end() {
+    // 12 counters in all (a majority needs a fixed total).
+    let fixed = definition::register(
+        "name = \"majority-fixed\"\npits-per-row = 3\nstart = 2\nmajority-ends = true\n\
+         capture-counts = [2]\n",
+    )
+    .unwrap();
+    assert_eq!(
+        position(fixed, "1-0-0-1-1-2-7-0-N").own_ending(),
+        Some(Ending::Majority)
+    );
+    assert_eq!(position(fixed, "1-0-0-1-1-3-6-0-N").own_ending(), None);
+}
+
+#[test]
+fn too_few_counters_for_a_capture_end_the_game() {
+    let few = game(
+        "too-few",
+        "capture-counts = [3]\nends-below = 3\nleftover = \"row-owner\"\n",
+    );
+    assert_eq!(
+        final_totals(few, "1-0-0-0-1-0-5-5-S"),
+        (Ending::TooFew, [6, 6])
+    );
+    assert_eq!(position(few, "1-0-0-0-2-0-5-5-S").own_ending(), None);
+}
+
+#[test]
+fn the_leftover_rules_share_what_is_left() {
+    let rule = |leftover: &str| {
+        game(
+            &format!("leftover-{leftover}"),
+            &format!("ends-below = 3\nleftover = \"{leftover}\"\n"),
+        )
+    };
+    // Nobody scores the two counters left.
+    assert_eq!(final_totals(rule("nobody"), "1-0-0-1-0-0-5-5-S").1, [5, 5]);
+    // One left: it goes to the player behind, and to North when level.
+    let trailing = rule("split-odd-to-trailing");
+    assert_eq!(final_totals(trailing, "1-0-0-0-0-0-6-5-S").1, [6, 6]);
+    assert_eq!(final_totals(trailing, "1-0-0-0-0-0-5-5-S").1, [5, 6]);
+    assert_eq!(final_totals(trailing, "1-0-0-1-0-0-5-5-S").1, [6, 6]);
+    // The player who moved last (North, South being to move) takes both.
+    assert_eq!(
+        final_totals(rule("last-mover"), "1-0-0-1-0-0-5-5-S").1,
+        [5, 7]
+    );
+}
+
+#[test]
+fn a_mover_without_counters_ends_the_game_and_the_leftover_rule_shares_the_rest() {
+    let nobody = game(
+        "mover-empty-nobody",
+        "game-ends = \"mover-row-empty\"\nleftover = \"nobody\"\n",
+    );
+    assert_eq!(
+        final_totals(nobody, "0-0-0-1-2-0-4-5-S"),
+        (Ending::RowEmpty, [4, 5])
+    );
+}
+
+#[test]
+fn a_random_deal_is_a_deal_of_the_game_asked_for() {
+    let forced = definition::register(
+        "name = \"forced-small\"\npits-per-row = 4\nstart = 3\nmoves = \"leftmost\"\n",
+    )
+    .unwrap();
+    for seed in 0..20 {
+        let deal = Position::random_deal(forced, seed);
+        assert_eq!(deal.variant(), forced);
+        assert_eq!(deal.pits().len(), 8);
+        assert_eq!(deal.pits().iter().map(|&c| c as u32).sum::<u32>(), 24);
+        assert!(
+            deal.pits().iter().all(|&c| c >= 2),
+            "two in every pit first"
+        );
+    }
+    // Mangala IV's deal is the same deal of its own game.
+    assert_eq!(
+        Position::random_deal(Variant::MangalaIV, 7),
+        Position::mangala_iv_deal(7)
+    );
+}
