@@ -169,6 +169,8 @@ const READ: &[&str] = &[
     "unclaimed",
     "mlaps",
     "min_move",
+    "mlap_cont",
+    "mlap_param",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -193,7 +195,6 @@ const DEPENDENT: &[(&str, &str)] = &[
 const NOT_HAD: &[(&str, &str)] = &[
     ("goal", "a goal other than the most counters"),
     ("rounds", "play in rounds"),
-    ("mlap_cont", "a condition on multi-lap sowing"),
     ("sow_rule", "a special sowing rule"),
     ("blocks", "blocked pits"),
     ("start_pattern", "a start pattern other than equal pits"),
@@ -224,7 +225,6 @@ const NOT_HAD: &[(&str, &str)] = &[
     ("round_fill", "how a round's board is filled"),
     ("end_param", "the end condition's parameter"),
     ("sow_param", "the sowing rule's parameter"),
-    ("mlap_param", "the multi-lap condition's parameter"),
     ("child_cvt", "the count that makes a child"),
     ("child_rule", "conditions on children"),
     ("child_locs", "where children may be made"),
@@ -471,7 +471,35 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         lines.push("laps = \"relay\"".into());
         // MancalaGames calls a move of more than 75 laps endless.
         lines.push("lap-limit = 75".into());
+        let param = int(info, "mlap_param", 0)?;
+        let total = 2 * holes * seeds;
+        match int(info, "mlap_cont", 0)? {
+            0 => {}
+            1 if (2..=total).contains(&param) => lines.push(format!("relay-counts = [{param}]")),
+            2 if (2..=total).contains(&param) => {
+                let counts: Vec<String> = (param..=total.min(MAX_COUNTERS as i64))
+                    .map(|c| c.to_string())
+                    .collect();
+                lines.push(format!("relay-counts = [{}]", counts.join(", ")));
+            }
+            3 => lines.push("relay-side = \"own\"".into()),
+            4 => lines.push("relay-side = \"opponent\"".into()),
+            other => {
+                return Err(refuse(
+                    "mlap_cont",
+                    format!(
+                        "= {other} (mlap_param {param}): {} is not a rule the engine has",
+                        match other {
+                            1 | 2 => "a relay count of fewer than 2",
+                            5 => "a first lap that must reach the opponent's row",
+                            _ => "a relay that stops at or from a store",
+                        }
+                    ),
+                ));
+            }
+        }
     }
+    // Without multi-lap sowing, MancalaGames never reads `mlap_cont`.
     lines.push(format!("stores = {}", flag(info, "stores")?));
 
     // Captures: the counts (every criterion must hold), or the opposite of one's own empty pit.
@@ -601,13 +629,20 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
 
     match int(info, "grandslam", 0)? {
         0 => {}
-        2 => lines.push("grand-slam = \"captures-nothing\"".into()),
+        2 => lines.push("grand-slam = \"captures-nothing-if-held\"".into()),
+        4 => lines.push("grand-slam = \"leaves-leftmost\"".into()),
+        5 => lines.push("grand-slam = \"leaves-rightmost\"".into()),
         other => {
             return Err(refuse(
                 "grandslam",
                 format!(
-                    "= {other}: only a grand slam that captures (0) or captures nothing (2) \
-                     is a rule the engine has"
+                    "= {other}: a grand slam that {} is not a rule the engine has",
+                    match other {
+                        1 => "may not be played",
+                        3 => "gives the mover's own row to the opponent",
+                        6 => "captures and moves again",
+                        _ => "does this",
+                    }
                 ),
             ));
         }

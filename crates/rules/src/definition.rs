@@ -86,7 +86,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 30] = [
+pub const FIELDS: [(&str, &str, &str); 32] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -162,6 +162,16 @@ pub const FIELDS: [(&str, &str, &str); 30] = [
          before does)",
     ),
     (
+        "relay-counts",
+        "a list of counts, e.g. `[6]` (`[]`: any count of 2 or more)",
+        "with `laps = \"relay\"`: the counts a lap's landing pit must hold for the lap to relay",
+    ),
+    (
+        "relay-side",
+        "`\"any\"`, `\"own\"`, `\"opponent\"`",
+        "with `laps = \"relay\"`: whose row a lap's landing pit must be in for the lap to relay",
+    ),
+    (
         "capture-counts",
         "a list of counts, e.g. `[2, 4, 6]`",
         "the counts that a last counter makes in a pit to capture it",
@@ -194,9 +204,12 @@ pub const FIELDS: [(&str, &str, &str); 30] = [
     ),
     (
         "grand-slam",
-        "`\"captures\"`, `\"captures-nothing\"`",
-        "what a move that would take every counter of the opponent's row does, when that row \
-         held counters before the move",
+        "`\"captures\"`, `\"captures-nothing\"`, `\"captures-nothing-if-held\"`, \
+         `\"leaves-leftmost\"`, `\"leaves-rightmost\"`",
+        "what a move that would take every counter of the opponent's row does: it captures; it \
+         captures nothing; it captures nothing if that row held counters before the move; or, \
+         if that row held counters before the move, it takes all but the first pit holding \
+         counters from the mover's left (right), unless that is the only one",
     ),
     (
         "extra-turn-in-store",
@@ -441,6 +454,28 @@ pub fn register(text: &str) -> Result<Variant, DefinitionError> {
     Variant::register(parse(text)?).map_err(|e| error("name", e.to_string()))
 }
 
+/// A list of counts (each 1 to [`MAX_COUNTERS`]) as a set; an absent field is the empty set.
+fn counts_field(f: &mut Fields, key: &str) -> Result<CaptureCounts, DefinitionError> {
+    let counts: Vec<u64> = match f.take(key) {
+        None => Vec::new(),
+        Some(Value::List(counts)) => counts,
+        Some(other) => {
+            return Err(error(
+                key,
+                format!("{} is not a list of counts", other.describe()),
+            ));
+        }
+    };
+    if let Some(&bad) = counts.iter().find(|&&c| c == 0 || c > MAX_COUNTERS as u64) {
+        return Err(error(
+            key,
+            format!("{bad} is not a count from 1 to {MAX_COUNTERS}"),
+        ));
+    }
+    let counts: Vec<u8> = counts.iter().map(|&c| c as u8).collect();
+    Ok(CaptureCounts::of(&counts))
+}
+
 /// Reads a game file into its rules, checked for consistency and for rules the engine
 /// implements.
 pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
@@ -551,24 +586,17 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
             format!("{lap_limit} is more than {}", u16::MAX),
         ));
     }
-    let counts: Vec<u64> = match f.take("capture-counts") {
-        None => Vec::new(),
-        Some(Value::List(counts)) => counts,
-        Some(other) => {
-            return Err(error(
-                "capture-counts",
-                format!("{} is not a list of counts", other.describe()),
-            ));
-        }
-    };
-    if let Some(&bad) = counts.iter().find(|&&c| c == 0 || c > MAX_COUNTERS as u64) {
-        return Err(error(
-            "capture-counts",
-            format!("{bad} is not a count from 1 to {MAX_COUNTERS}"),
-        ));
-    }
-    let counts: Vec<u8> = counts.iter().map(|&c| c as u8).collect();
-    let captures = CaptureCounts::of(&counts);
+    let relay_counts = counts_field(&mut f, "relay-counts")?;
+    let relay_side = f.choice(
+        "relay-side",
+        &[
+            ("any", CaptureSide::Any),
+            ("own", CaptureSide::Own),
+            ("opponent", CaptureSide::Opponent),
+        ],
+        CaptureSide::Any,
+    )?;
+    let captures = counts_field(&mut f, "capture-counts")?;
     let capture_side = f.choice(
         "capture-side",
         &[
@@ -587,6 +615,9 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         &[
             ("captures", GrandSlam::Captures),
             ("captures-nothing", GrandSlam::CapturesNothing),
+            ("captures-nothing-if-held", GrandSlam::CapturesNothingIfHeld),
+            ("leaves-leftmost", GrandSlam::LeavesLeftmost),
+            ("leaves-rightmost", GrandSlam::LeavesRightmost),
         ],
         GrandSlam::Captures,
     )?;
@@ -661,6 +692,8 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         skip_origin,
         laps,
         lap_limit: lap_limit as u16,
+        relay_counts,
+        relay_side,
         capture_side,
         capture_chain,
         chain_stops_at_origin,
@@ -697,7 +730,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
         ("skip-origin", rules.skip_origin),
         ("capture-empty-opposite", rules.capture_empty_opposite),
         ("extra-turn-in-store", rules.extra_turn_in_store),
-        ("grand-slam", rules.grand_slam == GrandSlam::CapturesNothing),
+        ("grand-slam", rules.grand_slam != GrandSlam::Captures),
         ("capture-side", rules.capture_side != CaptureSide::Any),
     ];
     if !single && let Some((field, _)) = one_lap_only.iter().find(|(_, on)| *on) {
@@ -772,11 +805,15 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             "is implemented for laps = \"single\" or \"relay\" only",
         ));
     }
-    if rules.lap_limit != 0 && !matches!(rules.laps, Laps::Relay { .. }) {
-        return Err(error(
-            "lap-limit",
-            "is implemented for laps = \"relay\" only",
-        ));
+    let relay = matches!(rules.laps, Laps::Relay { .. });
+    for (field, used) in [
+        ("lap-limit", rules.lap_limit != 0),
+        ("relay-counts", !rules.relay_counts.is_empty()),
+        ("relay-side", rules.relay_side != CaptureSide::Any),
+    ] {
+        if used && !relay {
+            return Err(error(field, "is implemented for laps = \"relay\" only"));
+        }
     }
     if rules.extra_turn_in_store && !rules.sow_own_store {
         return Err(error(
@@ -821,7 +858,7 @@ pub fn write(rules: &Rules) -> String {
         Laps::RelayWithOpposite { captures } => ("relay-with-opposite", captures),
         Laps::RelayFours => ("relay-fours", CaptureCounts::NONE),
     };
-    let values: [String; 30] = [
+    let values: [String; 32] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -846,6 +883,12 @@ pub fn write(rules: &Rules) -> String {
         rules.skip_origin.to_string(),
         word(laps),
         rules.lap_limit.to_string(),
+        format!("{:?}", rules.relay_counts.counts()),
+        word(match rules.relay_side {
+            CaptureSide::Any => "any",
+            CaptureSide::Own => "own",
+            CaptureSide::Opponent => "opponent",
+        }),
         format!("{:?}", captures.counts()),
         word(match rules.capture_side {
             CaptureSide::Any => "any",
@@ -859,6 +902,9 @@ pub fn write(rules: &Rules) -> String {
         word(match rules.grand_slam {
             GrandSlam::Captures => "captures",
             GrandSlam::CapturesNothing => "captures-nothing",
+            GrandSlam::CapturesNothingIfHeld => "captures-nothing-if-held",
+            GrandSlam::LeavesLeftmost => "leaves-leftmost",
+            GrandSlam::LeavesRightmost => "leaves-rightmost",
         }),
         rules.extra_turn_in_store.to_string(),
         rules.must_feed.to_string(),

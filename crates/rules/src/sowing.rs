@@ -440,12 +440,15 @@ impl Position {
             LastCounter::Store => LapEnd::Done,
             LastCounter::Pit(landing) => {
                 let count = self.pits[landing];
-                let side_ok = match rules.capture_side {
+                let on = |side: CaptureSide| match side {
                     CaptureSide::Any => true,
                     CaptureSide::Own => self.owner(landing) == self.side_to_move,
                     CaptureSide::Opponent => self.owner(landing) != self.side_to_move,
                 };
-                if count <= 1 || (side_ok && captures.contains(count)) {
+                let relays = count > 1
+                    && (rules.relay_counts.is_empty() || rules.relay_counts.contains(count))
+                    && on(rules.relay_side);
+                if !relays || (on(rules.capture_side) && captures.contains(count)) {
                     self.capture_one_lap(rules, landing, lap_origin, captures, row_held);
                     LapEnd::Done
                 } else {
@@ -459,7 +462,7 @@ impl Position {
     /// rule asks (always `false` elsewhere, at no cost in the built-in games).
     #[inline(always)]
     pub(crate) fn opponent_row_held(&self, rules: &Rules) -> bool {
-        rules.grand_slam == GrandSlam::CapturesNothing && {
+        rules.grand_slam.needs_row_before() && {
             let n = rules.pits_per_row;
             let first = self.side_to_move.opponent().index() * n;
             self.pits[first..first + n].iter().any(|&c| c != 0)
@@ -495,16 +498,49 @@ impl Position {
                 break;
             }
         }
-        if taken > 0
-            && rules.grand_slam == GrandSlam::CapturesNothing
-            && row_held
-            && self.row_total(mover.opponent()) == 0
-        {
-            // A grand slam: the move is played, and captures nothing.
+        let slam = match rules.grand_slam {
+            GrandSlam::Captures => false,
+            GrandSlam::CapturesNothing => before.row_total(mover.opponent()) > 0,
+            _ => row_held,
+        };
+        if taken > 0 && slam && self.row_total(mover.opponent()) == 0 {
+            // A grand slam: the move is played, and captures nothing, or all but one pit.
             *self = before;
+            if matches!(
+                rules.grand_slam,
+                GrandSlam::LeavesLeftmost | GrandSlam::LeavesRightmost
+            ) {
+                self.grand_slam_leaving_one(rules);
+            }
             return;
         }
         self.captured[mover.index()] += taken;
+    }
+
+    /// A grand slam that leaves one pit: every counter of the opponent's row is taken but those
+    /// of the first pit holding any from the mover's left or right; a lone such pit is taken.
+    fn grand_slam_leaving_one(&mut self, rules: &Rules) {
+        let mover = self.side_to_move;
+        let n = rules.pits_per_row;
+        let first = mover.opponent().index() * n;
+        let row = first..first + n;
+        // The opponent's row runs from the mover's right (its lowest index) to the mover's left.
+        let held: Vec<usize> = row.filter(|&pit| self.pits[pit] > 0).collect();
+        let keeper = match rules.grand_slam {
+            GrandSlam::LeavesRightmost => held.first(),
+            _ => held.last(),
+        };
+        let keeper = if held.len() > 1 {
+            keeper.copied()
+        } else {
+            None
+        };
+        for pit in held {
+            if Some(pit) != keeper {
+                self.captured[mover.index()] += self.pits[pit];
+                self.pits[pit] = 0;
+            }
+        }
     }
 
     /// Judges the landing pit and then the pits behind it on the live board, taking each that

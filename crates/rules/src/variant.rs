@@ -137,9 +137,29 @@ pub enum CaptureSide {
 pub enum GrandSlam {
     /// It captures them, as any move would.
     Captures,
-    /// It is played, but captures nothing, when the opponent's row held counters before the
-    /// move (a row the move itself filled is not a grand slam).
+    /// It is played, but captures nothing.
     CapturesNothing,
+    /// It is played, but captures nothing, when the opponent's row held counters before the
+    /// move (a row the move itself filled is not a grand slam: MancalaGames' rule).
+    CapturesNothingIfHeld,
+    /// It takes the opponent's row but the first pit holding counters from the mover's left
+    /// (as the mover faces the board), when that row held counters before the move and more
+    /// than one of its pits holds counters; a single pit is taken.
+    LeavesLeftmost,
+    /// The same, leaving the first pit holding counters from the mover's right.
+    LeavesRightmost,
+}
+
+impl GrandSlam {
+    /// Whether the rule looks at the opponent's row as it was before the move.
+    pub const fn needs_row_before(self) -> bool {
+        matches!(
+            self,
+            GrandSlam::CapturesNothingIfHeld
+                | GrandSlam::LeavesLeftmost
+                | GrandSlam::LeavesRightmost
+        )
+    }
 }
 
 /// Who takes the counters left when a player must feed the opponent's empty row and cannot.
@@ -234,6 +254,11 @@ pub struct Rules {
     /// [`Laps::Relay`]: a move that would sow more laps than this is endless (0: only a move
     /// that comes round to a lap start it made before is).
     pub lap_limit: u16,
+    /// [`Laps::Relay`]: the counts a landing pit must hold for its lap to relay (empty: any count
+    /// of 2 or more).
+    pub relay_counts: CaptureCounts,
+    /// [`Laps::Relay`]: whose row a landing pit must be in for its lap to relay.
+    pub relay_side: CaptureSide,
     /// One-lap captures: where the landing pit, and the pits of a chain, must be.
     pub capture_side: CaptureSide,
     /// One-lap captures: the pits before the landing pit (against the sowing) are judged too,
@@ -404,6 +429,8 @@ pub(crate) const MANGALA_II: Rules = Rules {
     store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
+    relay_counts: CaptureCounts::NONE,
+    relay_side: CaptureSide::Any,
     laps: Laps::Single {
         captures: CaptureCounts::of(&[2, 4, 6]),
     },
@@ -438,6 +465,8 @@ pub(crate) const MANGALA_IV: Rules = Rules {
     store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
+    relay_counts: CaptureCounts::NONE,
+    relay_side: CaptureSide::Any,
     laps: Laps::RelayWithOpposite {
         captures: CaptureCounts::of(&[2, 4]),
     },
@@ -472,6 +501,8 @@ pub(crate) const AL_MANQALA: Rules = Rules {
     store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
+    relay_counts: CaptureCounts::NONE,
+    relay_side: CaptureSide::Any,
     laps: Laps::Single {
         captures: CaptureCounts::of(&[2, 4]),
     },
@@ -506,6 +537,8 @@ pub(crate) const ANYWOLI: Rules = Rules {
     store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
+    relay_counts: CaptureCounts::NONE,
+    relay_side: CaptureSide::Any,
     laps: Laps::RelayFours,
     capture_side: CaptureSide::Any,
     capture_chain: false,
@@ -538,6 +571,8 @@ pub(crate) const KALAH: Rules = Rules {
     store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
+    relay_counts: CaptureCounts::NONE,
+    relay_side: CaptureSide::Any,
     laps: Laps::Single {
         captures: CaptureCounts::NONE,
     },
@@ -572,6 +607,8 @@ pub(crate) const OWARE: Rules = Rules {
     store_at_right: false,
     skip_origin: true,
     lap_limit: 0,
+    relay_counts: CaptureCounts::NONE,
+    relay_side: CaptureSide::Any,
     laps: Laps::Single {
         captures: CaptureCounts::of(&[2, 3]),
     },

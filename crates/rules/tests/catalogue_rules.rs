@@ -141,12 +141,50 @@ fn a_grand_slam_is_a_capture_of_a_row_that_held_counters() {
     let slam = game(
         "slam",
         "capture-counts = [1, 2]\ncapture-side = \"opponent\"\ncapture-chain = true\n\
-         grand-slam = \"captures-nothing\"\n",
+         grand-slam = \"captures-nothing-if-held\"\n",
     );
     // North's `a b` held 1 each: `C` makes them 2 and 2, the whole row; nothing is taken.
     assert_eq!(play(slam, "0-0-2-1-1-0-0-0-S", "C").0, "0-0-0-2-2-0-0-0-N");
     // North's row held nothing: `C` makes `a b` 1 and 1, and they are taken.
     assert_eq!(play(slam, "0-0-2-0-0-0-0-0-S", "C").0, "0-0-0-0-0-0-2-0-N");
+}
+
+#[test]
+fn a_plain_grand_slam_rule_counts_a_row_the_move_filled_too() {
+    let slam = game(
+        "slam-any-row",
+        "capture-counts = [1, 2]\ncapture-side = \"opponent\"\ncapture-chain = true\n\
+         grand-slam = \"captures-nothing\"\n",
+    );
+    // North's row held nothing; `C` makes `a b` 1 and 1, its whole row: nothing is taken.
+    assert_eq!(play(slam, "0-0-2-0-0-0-0-0-S", "C").0, "0-0-0-1-1-0-0-0-N");
+}
+
+#[test]
+fn a_grand_slam_may_leave_the_first_pit_from_one_end() {
+    let rule = |end: &str| {
+        game(
+            &format!("slam-leaves-{end}"),
+            &format!(
+                "capture-counts = [1, 2]\ncapture-side = \"opponent\"\ncapture-chain = true\n\
+                 grand-slam = \"leaves-{end}\"\n"
+            ),
+        )
+    };
+    // `C` makes North's `a b c` 2 each, the whole row. From South's seat `a` is on the right.
+    assert_eq!(
+        play(rule("rightmost"), "0-0-3-1-1-1-0-0-S", "C").0,
+        "0-0-0-2-0-0-4-0-N"
+    );
+    assert_eq!(
+        play(rule("leftmost"), "0-0-3-1-1-1-0-0-S", "C").0,
+        "0-0-0-0-0-2-4-0-N"
+    );
+    // A single pit holding counters is taken all the same.
+    assert_eq!(
+        play(rule("rightmost"), "0-0-1-1-0-0-0-0-S", "C").0,
+        "0-0-0-0-0-0-2-0-N"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
