@@ -171,6 +171,7 @@ const READ: &[&str] = &[
     "min_move",
     "mlap_cont",
     "mlap_param",
+    "allow_rule",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -202,7 +203,6 @@ const NOT_HAD: &[(&str, &str)] = &[
         "udir_holes",
         "pits whose sowing direction the player chooses",
     ),
-    ("allow_rule", "restrictions on which pits may move"),
     (
         "capt_type",
         "a capture mechanism other than by count or opposite",
@@ -444,6 +444,34 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         ));
     }
     lines.push(format!("min-move = {min_move}"));
+    let filter = match int(info, "allow_rule", 0)? {
+        0 => "every",
+        1 => "ends-away-or-empty",
+        2 => "single-into-empty",
+        3 => "one-only-if-all",
+        4 => "ones-only-if-all-into-empty",
+        5 => "two-only-if-all",
+        other => {
+            return Err(refuse(
+                "allow_rule",
+                format!(
+                    "= {other}: {} is not a rule the engine has",
+                    match other {
+                        6 | 8 | 12 | 13 => "a restriction on the first moves, or to the right half",
+                        7 | 9 => "a restriction on the first moves",
+                        _ => "this restriction on which pits may move",
+                    }
+                ),
+            ));
+        }
+    };
+    if filter != "every" && flag(info, "mustshare")? {
+        return Err(refuse(
+            "allow_rule",
+            "with mustshare: which restriction applies first is not a rule the engine has",
+        ));
+    }
+    lines.push(format!("move-filter = \"{filter}\""));
     // Multi-lap sowing: a lap ending in a pit that held counters, and that no capture takes,
     // is sown on from there.
     let relay = match int(info, "mlaps", 0)? {

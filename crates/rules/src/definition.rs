@@ -25,7 +25,7 @@ use super::moves::MAX_ROW;
 use super::position::MAX_COUNTERS;
 use super::variant::{
     CaptureCounts, CaptureSide, Direction, DirectionRule, GrandSlam, Laps, Leftover, MoveChoice,
-    OwnEnd, Rules, Start, Unfed, Variant,
+    MoveFilter, OwnEnd, Rules, Start, Unfed, Variant,
 };
 
 /// The built-in games' files, in the order of the built-in variants.
@@ -86,7 +86,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 32] = [
+pub const FIELDS: [(&str, &str, &str); 33] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -115,6 +115,17 @@ pub const FIELDS: [(&str, &str, &str); 32] = [
         "a number of counters, 1 or more",
         "the fewest counters a pit must hold to be moved; a player with no such pit passes \
          (or, with `mover-row-empty`, the game ends), and no such pit on the board ends the game",
+    ),
+    (
+        "move-filter",
+        "`\"every\"`, `\"ends-away-or-empty\"`, `\"single-into-empty\"`, `\"one-only-if-all\"`, \
+         `\"two-only-if-all\"`, `\"ones-only-if-all-into-empty\"`",
+        "which of those pits may be played: every one; one whose hand, sown one lap, ends in the \
+         opponent's row, a store or an own empty pit (a hand longer than a row always may); a \
+         single counter only into an empty pit, and no pit whose next place is a store; a pit of \
+         1 (of 2) only when every playable pit holds as many; or both of the first and the last \
+         rules for single counters. A player with counters and no playable pit passes, or with \
+         `mover-row-empty` the game ends",
     ),
     (
         "direction",
@@ -542,6 +553,21 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
             format!("{min_move} is not from 1 to {MAX_COUNTERS}"),
         ));
     }
+    let move_filter = f.choice(
+        "move-filter",
+        &[
+            ("every", MoveFilter::Every),
+            ("ends-away-or-empty", MoveFilter::EndsAwayOrEmpty),
+            ("single-into-empty", MoveFilter::SingleIntoEmpty),
+            ("one-only-if-all", MoveFilter::CountOnlyIfAll(1)),
+            ("two-only-if-all", MoveFilter::CountOnlyIfAll(2)),
+            (
+                "ones-only-if-all-into-empty",
+                MoveFilter::SinglesOnlyIfAllIntoEmpty,
+            ),
+        ],
+        MoveFilter::Every,
+    )?;
     let direction = f.choice(
         "direction",
         &[
@@ -685,6 +711,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         any_total,
         move_choice,
         min_move: min_move as u8,
+        move_filter,
         direction,
         direction_rule,
         sow_own_store,
@@ -858,7 +885,7 @@ pub fn write(rules: &Rules) -> String {
         Laps::RelayWithOpposite { captures } => ("relay-with-opposite", captures),
         Laps::RelayFours => ("relay-fours", CaptureCounts::NONE),
     };
-    let values: [String; 32] = [
+    let values: [String; 33] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -869,6 +896,14 @@ pub fn write(rules: &Rules) -> String {
             MoveChoice::Leftmost => "leftmost",
         }),
         rules.min_move.to_string(),
+        word(match rules.move_filter {
+            MoveFilter::Every => "every",
+            MoveFilter::EndsAwayOrEmpty => "ends-away-or-empty",
+            MoveFilter::SingleIntoEmpty => "single-into-empty",
+            MoveFilter::CountOnlyIfAll(1) => "one-only-if-all",
+            MoveFilter::CountOnlyIfAll(_) => "two-only-if-all",
+            MoveFilter::SinglesOnlyIfAllIntoEmpty => "ones-only-if-all-into-empty",
+        }),
         word(match rules.direction {
             Direction::CounterClockwise => "counter-clockwise",
             Direction::Clockwise => "clockwise",

@@ -19,6 +19,8 @@ pub enum IllegalReason {
     EmptyPit,
     /// The pit holds fewer counters than the game's least move (`min-move`).
     TooFewToMove,
+    /// The game's move filter (`move-filter`) does not let this pit be played now.
+    Filtered,
     /// Mangala IV: only the leftmost non-empty pit may be played.
     NotLeftmost,
     /// Al-manqala: the opponent's row is empty and this move would leave it empty.
@@ -42,6 +44,7 @@ impl fmt::Display for IllegalMove {
             IllegalReason::OpponentsPit => "that pit belongs to the side not to move",
             IllegalReason::EmptyPit => "that pit is empty",
             IllegalReason::TooFewToMove => "that pit holds fewer counters than a move needs",
+            IllegalReason::Filtered => "the game's move filter does not let that pit be played now",
             IllegalReason::NotLeftmost => "only the leftmost non-empty pit may be played",
             IllegalReason::DoesNotFeed => {
                 "the opponent's row is empty and this move does not feed it"
@@ -84,6 +87,10 @@ impl Position {
         }
         if rules.move_choice == MoveChoice::Leftmost {
             return illegal(IllegalReason::NotLeftmost);
+        }
+        let starved = rules.must_feed && self.row_total(side.opponent()) == 0;
+        if !starved {
+            return illegal(IllegalReason::Filtered);
         }
         illegal(IllegalReason::DoesNotFeed)
     }

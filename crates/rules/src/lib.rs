@@ -78,6 +78,6 @@ pub use spec::Spec;
 pub use trace::{MoveTrace, SowStep};
 pub use variant::{
     CaptureCounts, CaptureSide, Direction, DirectionRule, GrandSlam, Laps, LastFourRule, Leftover,
-    MAX_REGISTERED, MoveChoice, OwnEnd, RegisterError, Rules, Start, Unfed, UnknownVariant,
-    Variant,
+    MAX_REGISTERED, MoveChoice, MoveFilter, OwnEnd, RegisterError, Rules, Start, Unfed,
+    UnknownVariant, Variant,
 };

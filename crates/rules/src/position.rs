@@ -5,7 +5,9 @@ use std::fmt;
 use super::moves::{Move, MoveList};
 use super::side::Side;
 use super::spec::Spec;
-use super::variant::{LastFourRule, Leftover, MoveChoice, OwnEnd, Rules, Unfed, Variant};
+use super::variant::{
+    LastFourRule, Leftover, MoveChoice, MoveFilter, OwnEnd, Rules, Unfed, Variant,
+};
 
 /// The most pits on any board (2×12, as Anywoli's).
 pub const MAX_PITS: usize = 24;
@@ -53,6 +55,9 @@ pub enum Ending {
     Majority,
     /// Too few counters are left on the board for any capture (see [`Rules::ends_below`]).
     TooFew,
+    /// The player to move has counters but no pit the game lets them play, and no pass (see
+    /// [`Rules::move_filter`]).
+    NoLegalMove,
     /// No pit on the board holds enough counters to be moved (see [`Rules::min_move`]).
     Immobile,
 }
@@ -70,6 +75,7 @@ impl Ending {
             Ending::RowEmpty => "row empty",
             Ending::Majority => "majority",
             Ending::TooFew => "too few counters",
+            Ending::NoLegalMove => "no legal move",
             Ending::Immobile => "no movable pit",
         }
     }
@@ -308,8 +314,14 @@ impl Position {
                 moves.push_if(Move::sow(mover, offset as u8), count >= least);
             }
         }
+        if rules.move_filter != MoveFilter::Every {
+            moves = self.filtered_moves::<S>(moves);
+        }
         if moves.is_empty() {
-            moves.push(Move::PASS);
+            // Without a pass, a player with counters but no playable pit ends the game.
+            if rules.own_end != OwnEnd::MoverRowEmpty {
+                moves.push(Move::PASS);
+            }
             return moves;
         }
         if self.must_feed_for::<S>() {
@@ -328,7 +340,8 @@ impl Position {
     #[inline(always)]
     pub fn is_game_over_for<S: Spec>(&self) -> bool {
         self.own_end_by_count::<S>()
-            || (self.must_feed_for::<S>() && self.legal_moves_for::<S>().is_empty())
+            || ((self.must_feed_for::<S>() || S::rules(self).move_filter != MoveFilter::Every)
+                && self.legal_moves_for::<S>().is_empty())
     }
 
     /// Whether the side to move must feed an empty opposing row (Al-manqala, Oware), which
@@ -338,8 +351,62 @@ impl Position {
         S::rules(self).must_feed && self.row_total_for::<S>(self.side_to_move.opponent()) == 0
     }
 
-    /// Of `candidates`, the moves that leave the starved opponent something, judged after
-    /// captures.
+    /// Why a position with counters and no legal move ends the game: the mover cannot feed the
+    /// starved opponent, or the game lets them play none of their pits.
+    fn no_move_ending(&self) -> Ending {
+        let starved = self.rules().must_feed && self.row_total(self.side_to_move.opponent()) == 0;
+        if starved {
+            Ending::Starvation
+        } else {
+            Ending::NoLegalMove
+        }
+    }
+
+    /// Of the sowing moves `candidates`, those the game's [`MoveFilter`] lets the mover play.
+    fn filtered_moves<S: Spec>(&self, candidates: MoveList) -> MoveList {
+        let rules = S::rules(self);
+        let n = rules.pits_per_row;
+        let pit_of = |mv: Move| mv.pit(n).unwrap_or_default();
+        // A single counter only into an empty pit, and never a pit whose next place is a store.
+        let single_into_empty = |moves: MoveList| {
+            let mut kept = MoveList::new();
+            for mv in &moves {
+                let pit = pit_of(*mv);
+                let playable = match self.next_pit(pit) {
+                    None => false,
+                    Some(next) => self.pits[pit] != 1 || self.pits[next] == 0,
+                };
+                kept.push_if(*mv, playable);
+            }
+            kept
+        };
+        let only_if_all = |moves: MoveList, count: u8| {
+            if moves.iter().all(|mv| self.pits[pit_of(*mv)] == count) {
+                return moves;
+            }
+            let mut kept = MoveList::new();
+            for mv in &moves {
+                kept.push_if(*mv, self.pits[pit_of(*mv)] != count);
+            }
+            kept
+        };
+        match rules.move_filter {
+            MoveFilter::Every => candidates,
+            MoveFilter::EndsAwayOrEmpty => {
+                let mut kept = MoveList::new();
+                for mv in &candidates {
+                    kept.push_if(*mv, self.ends_away_or_empty(pit_of(*mv)));
+                }
+                kept
+            }
+            MoveFilter::SingleIntoEmpty => single_into_empty(candidates),
+            MoveFilter::CountOnlyIfAll(count) => only_if_all(candidates, count),
+            MoveFilter::SinglesOnlyIfAllIntoEmpty => single_into_empty(only_if_all(candidates, 1)),
+        }
+    }
+
+    /// Of the sowing moves `candidates`, the moves that leave the starved opponent something,
+    /// judged after captures.
     fn feeding_moves<S: Spec>(&self, candidates: &MoveList) -> MoveList {
         let starved = self.side_to_move.opponent();
         let mut feeding = MoveList::new();
@@ -416,7 +483,7 @@ impl Position {
         self.own_end_by_count_with::<S>().or_else(|| {
             self.legal_moves_for::<S>()
                 .is_empty()
-                .then_some(Ending::Starvation)
+                .then(|| self.no_move_ending())
         })
     }
 
@@ -429,7 +496,7 @@ impl Position {
         }
         let legal = self.legal_moves_for::<S>();
         if legal.is_empty() {
-            Err(Ending::Starvation)
+            Err(self.no_move_ending())
         } else {
             Ok(legal)
         }
@@ -474,6 +541,7 @@ impl Position {
             }
             Ending::RowEmpty
             | Ending::Starvation
+            | Ending::NoLegalMove
             | Ending::TooFew
             | Ending::Immobile
             | Ending::Repetition

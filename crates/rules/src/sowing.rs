@@ -458,6 +458,47 @@ impl Position {
         }
     }
 
+    /// The place a move from `pit` sows first: the next pit in the move's direction, or `None`
+    /// for the mover's store.
+    pub(crate) fn next_pit(&self, pit: usize) -> Option<usize> {
+        let game_rules = self.rules();
+        let rules = Rules {
+            direction: game_rules.direction_of(pit, self.pits[pit]),
+            ..*game_rules
+        };
+        if rules.sow_own_store && pit == store_after(&rules, self.side_to_move) {
+            None
+        } else {
+            Some(step(&rules, pit))
+        }
+    }
+
+    /// Whether the hand of `pit`, sown one lap, ends in the opponent's row or a store, or in one
+    /// of the mover's pits that was empty; a hand of more counters than a row has pits counts as
+    /// doing so.
+    pub(crate) fn ends_away_or_empty(&self, pit: usize) -> bool {
+        let game_rules = self.rules();
+        if self.pits[pit] as usize > game_rules.pits_per_row {
+            return true;
+        }
+        let rules = Rules {
+            direction: game_rules.direction_of(pit, self.pits[pit]),
+            ..*game_rules
+        };
+        let mut after = *self;
+        let last = if rules.plain_ring() {
+            LastCounter::Pit(after.sow_lap(&rules, pit))
+        } else {
+            after.sow_lap_with_store_or_skip(&rules, pit)
+        };
+        match last {
+            LastCounter::Store => true,
+            LastCounter::Pit(landing) => {
+                self.owner(landing) != self.side_to_move || self.pits[landing] == 0
+            }
+        }
+    }
+
     /// Whether the opponent of the side to move has counters in their row, where a grand-slam
     /// rule asks (always `false` elsewhere, at no cost in the built-in games).
     #[inline(always)]

@@ -46,6 +46,22 @@ pub enum Direction {
     Clockwise,
 }
 
+/// Which of the mover's pits (holding at least the least move) may be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveFilter {
+    /// Every one.
+    Every,
+    /// Only a pit whose hand, sown one lap, ends in the opponent's row or a store, or in an own
+    /// pit that was empty; a hand of more counters than a row has pits always may.
+    EndsAwayOrEmpty,
+    /// A single counter only into an empty pit; and no pit whose next place is a store.
+    SingleIntoEmpty,
+    /// A pit holding this count only when every playable pit holds it.
+    CountOnlyIfAll(u8),
+    /// [`MoveFilter::CountOnlyIfAll`] of 1, then [`MoveFilter::SingleIntoEmpty`].
+    SinglesOnlyIfAllIntoEmpty,
+}
+
 /// How a move's direction of sowing is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DirectionRule {
@@ -238,6 +254,8 @@ pub struct Rules {
     pub move_choice: MoveChoice,
     /// The fewest counters a pit must hold to be moved (1: any non-empty pit).
     pub min_move: u8,
+    /// Which of those pits may be played.
+    pub move_filter: MoveFilter,
     pub direction: Direction,
     /// Whether every move sows in `direction`, or the pit and its hand choose.
     pub direction_rule: DirectionRule,
@@ -423,6 +441,7 @@ pub(crate) const MANGALA_II: Rules = Rules {
     any_total: false,
     move_choice: MoveChoice::AnyPit,
     min_move: 1,
+    move_filter: MoveFilter::Every,
     direction: Direction::CounterClockwise,
     direction_rule: DirectionRule::Fixed,
     sow_own_store: false,
@@ -459,6 +478,7 @@ pub(crate) const MANGALA_IV: Rules = Rules {
     any_total: false,
     move_choice: MoveChoice::Leftmost,
     min_move: 1,
+    move_filter: MoveFilter::Every,
     direction: Direction::Clockwise,
     direction_rule: DirectionRule::Fixed,
     sow_own_store: false,
@@ -495,6 +515,7 @@ pub(crate) const AL_MANQALA: Rules = Rules {
     any_total: false,
     move_choice: MoveChoice::AnyPit,
     min_move: 1,
+    move_filter: MoveFilter::Every,
     direction: Direction::CounterClockwise,
     direction_rule: DirectionRule::Fixed,
     sow_own_store: false,
@@ -531,6 +552,7 @@ pub(crate) const ANYWOLI: Rules = Rules {
     any_total: false,
     move_choice: MoveChoice::AnyPit,
     min_move: 1,
+    move_filter: MoveFilter::Every,
     direction: Direction::CounterClockwise,
     direction_rule: DirectionRule::Fixed,
     sow_own_store: false,
@@ -565,6 +587,7 @@ pub(crate) const KALAH: Rules = Rules {
     any_total: true,
     move_choice: MoveChoice::AnyPit,
     min_move: 1,
+    move_filter: MoveFilter::Every,
     direction: Direction::CounterClockwise,
     direction_rule: DirectionRule::Fixed,
     sow_own_store: true,
@@ -601,6 +624,7 @@ pub(crate) const OWARE: Rules = Rules {
     any_total: false,
     move_choice: MoveChoice::AnyPit,
     min_move: 1,
+    move_filter: MoveFilter::Every,
     direction: Direction::CounterClockwise,
     direction_rule: DirectionRule::Fixed,
     sow_own_store: false,

@@ -352,3 +352,63 @@ fn a_random_deal_is_a_deal_of_the_game_asked_for() {
         Position::mangala_iv_deal(7)
     );
 }
+
+#[test]
+fn a_move_filter_keeps_the_pits_its_rule_allows() {
+    let away = game("filter-away", "move-filter = \"ends-away-or-empty\"\n");
+    // `A` (1) would end in `B`, an own pit that holds counters; `B` ends in `C`, empty.
+    let pos = position(away, "1-1-0-0-2-0-0-0-S");
+    assert_eq!(pos.legal_moves().to_string(), "B");
+    assert_eq!(
+        pos.check_move(mv("A")).unwrap_err().reason,
+        IllegalReason::Filtered
+    );
+    let single = game("filter-single", "move-filter = \"single-into-empty\"\n");
+    // A single counter into an empty pit (`A` into `B`), not into one that holds some (`C`
+    // into `a`); a larger hand as it likes.
+    assert_eq!(
+        position(single, "1-0-1-1-0-0-0-0-S")
+            .legal_moves()
+            .to_string(),
+        "A"
+    );
+    assert_eq!(
+        position(single, "1-0-2-1-0-0-0-0-S")
+            .legal_moves()
+            .to_string(),
+        "A C"
+    );
+    let ones = game("filter-ones", "move-filter = \"one-only-if-all\"\n");
+    assert_eq!(
+        position(ones, "1-2-0-1-0-0-0-0-S")
+            .legal_moves()
+            .to_string(),
+        "B"
+    );
+    assert_eq!(
+        position(ones, "1-1-0-1-0-0-0-0-S")
+            .legal_moves()
+            .to_string(),
+        "A B"
+    );
+}
+
+#[test]
+fn a_player_the_filter_leaves_without_a_move_passes_or_the_game_ends() {
+    let passes = game("filter-pass", "move-filter = \"single-into-empty\"\n");
+    assert_eq!(
+        position(passes, "0-0-1-1-0-0-0-0-S")
+            .legal_moves()
+            .to_string(),
+        "pass"
+    );
+    let ends = game(
+        "filter-ends",
+        "move-filter = \"single-into-empty\"\ngame-ends = \"mover-row-empty\"\n\
+         leftover = \"row-owner\"\n",
+    );
+    assert_eq!(
+        final_totals(ends, "0-0-1-1-0-0-0-0-S"),
+        (Ending::NoLegalMove, [1, 1])
+    );
+}

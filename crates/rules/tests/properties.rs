@@ -24,6 +24,7 @@ fn ref_ending(ending: Ending) -> RefEnding {
         Ending::Majority => RefEnding::Majority,
         Ending::TooFew => RefEnding::TooFew,
         Ending::Immobile => RefEnding::Immobile,
+        Ending::NoLegalMove => RefEnding::NoLegalMove,
     }
 }
 

@@ -31,6 +31,7 @@ pub enum RefEnding {
     Majority,
     TooFew,
     Immobile,
+    NoLegalMove,
 }
 
 fn letter(side: usize) -> char {
