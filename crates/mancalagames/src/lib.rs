@@ -172,6 +172,7 @@ const READ: &[&str] = &[
     "mlap_cont",
     "mlap_param",
     "allow_rule",
+    "sow_rule",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -196,7 +197,6 @@ const DEPENDENT: &[(&str, &str)] = &[
 const NOT_HAD: &[(&str, &str)] = &[
     ("goal", "a goal other than the most counters"),
     ("rounds", "play in rounds"),
-    ("sow_rule", "a special sowing rule"),
     ("blocks", "blocked pits"),
     ("start_pattern", "a start pattern other than equal pits"),
     (
@@ -474,29 +474,33 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     lines.push(format!("move-filter = \"{filter}\""));
     // Multi-lap sowing: a lap ending in a pit that held counters, and that no capture takes,
     // is sown on from there.
-    let relay = match int(info, "mlaps", 0)? {
+    let mlaps = int(info, "mlaps", 0)?;
+    let relay = match mlaps {
         0 => false,
-        1 => {
-            if sow_own_store && !extra_turn {
-                return Err(refuse(
-                    "mlaps",
-                    "= 1 with sow_stores but no extra turn: a lap ending in the store that goes \
-                     on from it is not a rule the engine has",
-                ));
-            }
-            true
-        }
-        other => {
+        1 if sow_own_store && !extra_turn => {
             return Err(refuse(
                 "mlaps",
-                format!(
-                    "= {other}: laps that go on from the next pit are not a rule the engine has"
-                ),
+                "= 1 with sow_stores but no extra turn: a lap ending in the store that goes on \
+                 from it is not a rule the engine has",
             ));
         }
+        1 => true,
+        2 if sow_own_store || flag(info, "crosscapt")? => {
+            return Err(refuse(
+                "mlaps",
+                "= 2 with sow_stores or crosscapt: laps going on from the next pit past a store, \
+                 or stopping for a cross capture, are not a rule the engine has",
+            ));
+        }
+        2 => true,
+        other => return Err(refuse("mlaps", format!("= {other}: not a kind of lap"))),
     };
     if relay {
         lines.push("laps = \"relay\"".into());
+        if mlaps == 2 {
+            // Each lap goes on from the pit after its landing pit, if that holds counters.
+            lines.push("relay-from = \"next-pit\"".into());
+        }
         // MancalaGames calls a move of more than 75 laps endless.
         lines.push("lap-limit = 75".into());
         let param = int(info, "mlap_param", 0)?;
@@ -655,6 +659,42 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         }
     }
 
+    // Captures while sowing (en passant): the pits a counter before the last makes capturable.
+    let sow_rule = int(info, "sow_rule", 0)?;
+    let passing = match sow_rule {
+        0 => None,
+        3 => Some("to-owner"),
+        4 => Some("to-owner-last-too"),
+        14 => Some("to-mover"),
+        15 => Some("to-mover-in-own-row"),
+        16 => Some("to-mover-in-opponent-row"),
+        other => {
+            return Err(refuse(
+                "sow_rule",
+                format!(
+                    "= {other}: {} is not a rule the engine has",
+                    match other {
+                        1 | 2 => "sowing that diverts past blocked pits",
+                        5 => "sowing that skips the opponent's pits of a count",
+                        6 => "laps that change direction",
+                        7 => "a most counters a pit may hold",
+                        8 | 10 | 12 => "laps that go on only after a capture",
+                        9 | 11 | 13 => "sowing past children",
+                        _ => "this sowing rule",
+                    }
+                ),
+            ));
+        }
+    };
+    if let Some(passing) = passing {
+        if !by_count {
+            return Err(refuse(
+                "sow_rule",
+                format!("= {sow_rule} without capture counts: captures in passing need them"),
+            ));
+        }
+        lines.push(format!("passing-captures = \"{passing}\""));
+    }
     match int(info, "grandslam", 0)? {
         0 => {}
         2 => lines.push("grand-slam = \"captures-nothing-if-held\"".into()),

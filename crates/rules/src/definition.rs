@@ -25,7 +25,7 @@ use super::moves::MAX_ROW;
 use super::position::MAX_COUNTERS;
 use super::variant::{
     CaptureCounts, CaptureSide, Direction, DirectionRule, GrandSlam, Laps, Leftover, MoveChoice,
-    MoveFilter, OwnEnd, Rules, Start, Unfed, Variant,
+    MoveFilter, OwnEnd, PassingCaptures, RelayFrom, Rules, Start, Unfed, Variant,
 };
 
 /// The built-in games' files, in the order of the built-in variants.
@@ -86,7 +86,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 33] = [
+pub const FIELDS: [(&str, &str, &str); 35] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -171,6 +171,21 @@ pub const FIELDS: [(&str, &str, &str); 33] = [
         "with `laps = \"relay\"`: a move that would sow more laps than this ends the game as \
          an endless move (without it, only a move that comes round to a lap start it made \
          before does)",
+    ),
+    (
+        "relay-from",
+        "`\"landing\"`, `\"next-pit\"`",
+        "with `laps = \"relay\"`: a lap that goes on lifts its landing pit; or the pit after it, \
+         if that holds counters (else the move ends there)",
+    ),
+    (
+        "passing-captures",
+        "`\"off\"`, `\"to-owner\"`, `\"to-owner-last-too\"`, `\"to-mover\"`, \
+         `\"to-mover-in-own-row\"`, `\"to-mover-in-opponent-row\"`",
+        "captures while a hand is sown: a pit that a counter before the last makes hold one of \
+         `capture-counts` (on `capture-side`) is taken at once, by its owner (the last counter's \
+         pit too, with `to-owner-last-too`) or by the mover (in any row, the mover's or the \
+         opponent's)",
     ),
     (
         "relay-counts",
@@ -612,6 +627,29 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
             format!("{lap_limit} is more than {}", u16::MAX),
         ));
     }
+    let relay_from = f.choice(
+        "relay-from",
+        &[
+            ("landing", RelayFrom::Landing),
+            ("next-pit", RelayFrom::NextPit),
+        ],
+        RelayFrom::Landing,
+    )?;
+    let passing_captures = f.choice(
+        "passing-captures",
+        &[
+            ("off", PassingCaptures::Off),
+            ("to-owner", PassingCaptures::ToOwner),
+            ("to-owner-last-too", PassingCaptures::ToOwnerLastToo),
+            ("to-mover", PassingCaptures::ToMover),
+            ("to-mover-in-own-row", PassingCaptures::ToMoverInOwnRow),
+            (
+                "to-mover-in-opponent-row",
+                PassingCaptures::ToMoverInOpponentRow,
+            ),
+        ],
+        PassingCaptures::Off,
+    )?;
     let relay_counts = counts_field(&mut f, "relay-counts")?;
     let relay_side = f.choice(
         "relay-side",
@@ -719,6 +757,8 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         skip_origin,
         laps,
         lap_limit: lap_limit as u16,
+        relay_from,
+        passing_captures,
         relay_counts,
         relay_side,
         capture_side,
@@ -818,6 +858,17 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             "the last four and their receiver are implemented for relay-fours games only",
         ));
     }
+    if rules.passing_captures != PassingCaptures::Off {
+        match rules.laps {
+            Laps::Single { captures } | Laps::Relay { captures } if !captures.is_empty() => {}
+            _ => {
+                return Err(error(
+                    "passing-captures",
+                    "needs laps = \"single\" or \"relay\" and the capture-counts it takes",
+                ));
+            }
+        }
+    }
     if rules.direction_rule == DirectionRule::RowHalves && rules.pits_per_row % 2 != 0 {
         return Err(error(
             "direction-by",
@@ -837,6 +888,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
         ("lap-limit", rules.lap_limit != 0),
         ("relay-counts", !rules.relay_counts.is_empty()),
         ("relay-side", rules.relay_side != CaptureSide::Any),
+        ("relay-from", rules.relay_from != RelayFrom::Landing),
     ] {
         if used && !relay {
             return Err(error(field, "is implemented for laps = \"relay\" only"));
@@ -885,7 +937,7 @@ pub fn write(rules: &Rules) -> String {
         Laps::RelayWithOpposite { captures } => ("relay-with-opposite", captures),
         Laps::RelayFours => ("relay-fours", CaptureCounts::NONE),
     };
-    let values: [String; 33] = [
+    let values: [String; 35] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -918,6 +970,18 @@ pub fn write(rules: &Rules) -> String {
         rules.skip_origin.to_string(),
         word(laps),
         rules.lap_limit.to_string(),
+        word(match rules.relay_from {
+            RelayFrom::Landing => "landing",
+            RelayFrom::NextPit => "next-pit",
+        }),
+        word(match rules.passing_captures {
+            PassingCaptures::Off => "off",
+            PassingCaptures::ToOwner => "to-owner",
+            PassingCaptures::ToOwnerLastToo => "to-owner-last-too",
+            PassingCaptures::ToMover => "to-mover",
+            PassingCaptures::ToMoverInOwnRow => "to-mover-in-own-row",
+            PassingCaptures::ToMoverInOpponentRow => "to-mover-in-opponent-row",
+        }),
         format!("{:?}", rules.relay_counts.counts()),
         word(match rules.relay_side {
             CaptureSide::Any => "any",

@@ -5,7 +5,8 @@ use super::position::{MAX_PITS, Position};
 use super::side::Side;
 use super::spec::Spec;
 use super::variant::{
-    CaptureCounts, CaptureSide, Direction, DirectionRule, GrandSlam, Laps, Rules,
+    CaptureCounts, CaptureSide, Direction, DirectionRule, GrandSlam, Laps, PassingCaptures,
+    RelayFrom, Rules,
 };
 
 /// Laps of a relay move made before looking for a cycle.
@@ -35,9 +36,36 @@ pub(crate) enum LapEnd {
     Relay(usize),
 }
 
+/// One step of a lap sown a counter at a time: a counter into a pit or the mover's store, or a
+/// pit taken in passing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PassingStep {
+    Pit(usize),
+    /// A counter into this player's store.
+    Store(Side),
+    Capture {
+        pit: usize,
+        count: u8,
+        to: Side,
+    },
+    /// A lap sown at once from `origin` of `before` (the counters' places are worked out by
+    /// whoever tells them).
+    Lap {
+        before: Position,
+        origin: usize,
+    },
+    /// The captures at the end of a move: `sown` is the position before them, `after` the one
+    /// they leave.
+    Captured {
+        sown: Position,
+        after: Position,
+        landing: usize,
+    },
+}
+
 /// Where the last counter of a one-lap sowing fell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum LastCounter {
+pub(crate) enum LastCounter {
     Pit(usize),
     /// The mover's own store (only where the store is in the ring).
     Store,
@@ -147,11 +175,7 @@ impl Position {
             match rules.laps {
                 Laps::Single { captures } => {
                     let row_held = self.opponent_row_held(rules);
-                    let last = if rules.plain_ring() {
-                        LastCounter::Pit(self.sow_lap(rules, origin))
-                    } else {
-                        self.sow_lap_with_store_or_skip(rules, origin)
-                    };
+                    let last = self.sow_one_lap(rules, origin, captures);
                     match last {
                         LastCounter::Pit(landing) => {
                             self.capture_one_lap(rules, landing, origin, captures, row_held)
@@ -221,7 +245,8 @@ impl Position {
             Laps::Single { .. }
                 if !rules.plain_ring()
                     || rules.capture_empty_opposite
-                    || rules.direction_rule != DirectionRule::Fixed =>
+                    || rules.direction_rule != DirectionRule::Fixed
+                    || rules.passing_captures != PassingCaptures::Off =>
             {
                 self.one_lap_hint(rules, pit)
             }
@@ -273,11 +298,11 @@ impl Position {
         };
         let rules = &chosen;
         let row_held = after.opponent_row_held(rules);
-        let last = if rules.plain_ring() {
-            LastCounter::Pit(after.sow_lap(rules, pit))
-        } else {
-            after.sow_lap_with_store_or_skip(rules, pit)
+        let captures = match rules.laps {
+            Laps::Single { captures } | Laps::Relay { captures } => captures,
+            _ => CaptureCounts::NONE,
         };
+        let last = after.sow_one_lap(rules, pit, captures);
         let sown = after.captured[mover.index()] - self.captured[mover.index()];
         match last {
             LastCounter::Store if rules.extra_turn_in_store => Some(sown + 1),
@@ -430,12 +455,20 @@ impl Position {
         captures: CaptureCounts,
         row_held: bool,
     ) -> LapEnd {
-        let last = if rules.plain_ring() {
-            LastCounter::Pit(self.sow_lap(rules, lap_origin))
-        } else {
-            self.sow_lap_with_store_or_skip(rules, lap_origin)
-        };
-        match last {
+        self.relay_lap_told(rules, lap_origin, captures, row_held, &mut |_| {})
+    }
+
+    /// [`Position::relay_lap`], telling each counter's place and each capture to `tell`.
+    #[inline(always)]
+    pub(crate) fn relay_lap_told(
+        &mut self,
+        rules: &Rules,
+        lap_origin: usize,
+        captures: CaptureCounts,
+        row_held: bool,
+        tell: &mut impl FnMut(PassingStep),
+    ) -> LapEnd {
+        match self.sow_one_lap_told(rules, lap_origin, captures, tell) {
             LastCounter::Store if rules.extra_turn_in_store => LapEnd::ExtraTurn,
             LastCounter::Store => LapEnd::Done,
             LastCounter::Pit(landing) => {
@@ -445,17 +478,144 @@ impl Position {
                     CaptureSide::Own => self.owner(landing) == self.side_to_move,
                     CaptureSide::Opponent => self.owner(landing) != self.side_to_move,
                 };
-                let relays = count > 1
-                    && (rules.relay_counts.is_empty() || rules.relay_counts.contains(count))
+                let captures_here = on(rules.capture_side) && captures.contains(count);
+                let relay_ok = (rules.relay_counts.is_empty()
+                    || rules.relay_counts.contains(count))
                     && on(rules.relay_side);
-                if !relays || (on(rules.capture_side) && captures.contains(count)) {
-                    self.capture_one_lap(rules, landing, lap_origin, captures, row_held);
-                    LapEnd::Done
-                } else {
-                    LapEnd::Relay(landing)
+                let next = match rules.relay_from {
+                    RelayFrom::Landing => (count > 1).then_some(landing),
+                    RelayFrom::NextPit => {
+                        let next = step(rules, landing);
+                        (self.pits[next] > 0).then_some(next)
+                    }
+                };
+                match next {
+                    Some(next) if relay_ok && !captures_here => LapEnd::Relay(next),
+                    _ => {
+                        self.capture_one_lap_told(
+                            rules, landing, lap_origin, captures, row_held, tell,
+                        );
+                        LapEnd::Done
+                    }
                 }
             }
         }
+    }
+
+    /// Sows one lap from `origin` as the game sows it (the plain ring at once; a store or a
+    /// skipped origin, or captures made in passing, a counter at a time); returns where the last
+    /// counter fell.
+    #[inline(always)]
+    pub(crate) fn sow_one_lap(
+        &mut self,
+        rules: &Rules,
+        origin: usize,
+        captures: CaptureCounts,
+    ) -> LastCounter {
+        self.sow_one_lap_told(rules, origin, captures, &mut |_| {})
+    }
+
+    /// [`Position::sow_one_lap`], telling each counter's place and each capture to `tell`.
+    #[inline(always)]
+    pub(crate) fn sow_one_lap_told(
+        &mut self,
+        rules: &Rules,
+        origin: usize,
+        captures: CaptureCounts,
+        tell: &mut impl FnMut(PassingStep),
+    ) -> LastCounter {
+        if rules.passing_captures != PassingCaptures::Off {
+            return self.sow_lap_passing(rules, origin, captures, tell);
+        }
+        let before = *self;
+        let last = if rules.plain_ring() {
+            LastCounter::Pit(self.sow_lap(rules, origin))
+        } else {
+            self.sow_lap_with_store_or_skip(rules, origin)
+        };
+        tell(PassingStep::Lap { before, origin });
+        last
+    }
+
+    /// The one-lap captures at `landing` (see [`Position::capture_one_lap`]), each pit taken
+    /// told to `tell`.
+    #[inline(always)]
+    pub(crate) fn capture_one_lap_told(
+        &mut self,
+        rules: &Rules,
+        landing: usize,
+        origin: usize,
+        captures: CaptureCounts,
+        row_held: bool,
+        tell: &mut impl FnMut(PassingStep),
+    ) {
+        let sown = *self;
+        self.capture_one_lap(rules, landing, origin, captures, row_held);
+        tell(PassingStep::Captured {
+            sown,
+            after: *self,
+            landing,
+        });
+    }
+
+    /// One lap a counter at a time, with the captures made in passing (and told to `tell`: each
+    /// counter's place, then any capture it makes).
+    pub(crate) fn sow_lap_passing(
+        &mut self,
+        rules: &Rules,
+        origin: usize,
+        captures: CaptureCounts,
+        tell: &mut impl FnMut(PassingStep),
+    ) -> LastCounter {
+        let mover = self.side_to_move;
+        let store = store_after(rules, mover);
+        let mut hand = self.pits[origin];
+        self.pits[origin] = 0;
+        let mut last = LastCounter::Pit(origin);
+        while hand > 0 {
+            // The place after `last`: the store after its pit, then the pits (the origin left
+            // out where the game skips it).
+            last = match last {
+                LastCounter::Pit(pit) if rules.sow_own_store && pit == store => LastCounter::Store,
+                LastCounter::Pit(pit) => LastCounter::Pit(step(rules, pit)),
+                LastCounter::Store => LastCounter::Pit(step(rules, store)),
+            };
+            if last == LastCounter::Pit(origin) && rules.skip_origin {
+                continue;
+            }
+            hand -= 1;
+            let pit = match last {
+                LastCounter::Store => {
+                    self.captured[mover.index()] += 1;
+                    tell(PassingStep::Store(mover));
+                    continue;
+                }
+                LastCounter::Pit(pit) => pit,
+            };
+            self.pits[pit] += 1;
+            tell(PassingStep::Pit(pit));
+            let owner = self.owner(pit);
+            let (row_ok, to) = match rules.passing_captures {
+                PassingCaptures::Off => (false, mover),
+                PassingCaptures::ToOwner => (hand > 0, owner),
+                PassingCaptures::ToOwnerLastToo => (true, owner),
+                PassingCaptures::ToMover => (hand > 0, mover),
+                PassingCaptures::ToMoverInOwnRow => (hand > 0 && owner == mover, mover),
+                PassingCaptures::ToMoverInOpponentRow => (hand > 0 && owner != mover, mover),
+            };
+            let side_ok = match rules.capture_side {
+                CaptureSide::Any => true,
+                CaptureSide::Own => owner == mover,
+                CaptureSide::Opponent => owner != mover,
+            };
+            if row_ok && side_ok && captures.contains(self.pits[pit]) {
+                let count = self.pits[pit];
+                self.captured[to.index()] += count;
+                self.pits[pit] = 0;
+                tell(PassingStep::Capture { pit, count, to });
+            }
+        }
+        last
     }
 
     /// The place a move from `pit` sows first: the next pit in the move's direction, or `None`
@@ -486,12 +646,11 @@ impl Position {
             ..*game_rules
         };
         let mut after = *self;
-        let last = if rules.plain_ring() {
-            LastCounter::Pit(after.sow_lap(&rules, pit))
-        } else {
-            after.sow_lap_with_store_or_skip(&rules, pit)
+        let captures = match rules.laps {
+            Laps::Single { captures } | Laps::Relay { captures } => captures,
+            _ => CaptureCounts::NONE,
         };
-        match last {
+        match after.sow_one_lap(&rules, pit, captures) {
             LastCounter::Store => true,
             LastCounter::Pit(landing) => {
                 self.owner(landing) != self.side_to_move || self.pits[landing] == 0

@@ -9,8 +9,8 @@ use super::legality::IllegalMove;
 use super::moves::Move;
 use super::position::Position;
 use super::side::Side;
-use super::sowing::{LapEnd, step, step_back, store_after};
-use super::variant::{Laps, Rules};
+use super::sowing::{LapEnd, LastCounter, PassingStep, step, step_back, store_after};
+use super::variant::{Laps, PassingCaptures, Rules};
 
 /// Laps told before a relay move is called endless (the move itself finds its cycle exactly).
 const MAX_TOLD_LAPS: usize = 400;
@@ -52,6 +52,24 @@ impl Position {
                 ..*game_rules
             };
             match rules.laps {
+                Laps::Single { captures } if rules.passing_captures != PassingCaptures::Off => {
+                    let row_held = self.opponent_row_held(rules);
+                    let mut pos = *self;
+                    steps.push(SowStep::Lift {
+                        pit: origin,
+                        count: pos.pits[origin],
+                    });
+                    let mut tell = |step| tell_step(rules, step, &mut steps);
+                    match pos.sow_one_lap_told(rules, origin, captures, &mut tell) {
+                        LastCounter::Pit(landing) => pos.capture_one_lap_told(
+                            rules, landing, origin, captures, row_held, &mut tell,
+                        ),
+                        LastCounter::Store if rules.extra_turn_in_store => {
+                            steps.push(SowStep::ExtraTurn)
+                        }
+                        LastCounter::Store => {}
+                    }
+                }
                 Laps::Single { .. } => self.trace_one_lap(rules, origin, mv, &mut steps),
                 Laps::RelayWithOpposite { captures } => {
                     self.tell_relay(origin, &mut steps, |pos, lap_origin, steps| {
@@ -73,11 +91,13 @@ impl Position {
                 Laps::Relay { captures } => {
                     let row_held = self.opponent_row_held(rules);
                     self.tell_relay(origin, &mut steps, |pos, lap_origin, steps| {
-                        let lifted = *pos;
-                        let end = pos.relay_lap(rules, lap_origin, captures, row_held);
-                        let relayed = matches!(end, LapEnd::Relay(_));
-                        tell_relay_lap(&lifted, rules, lap_origin, pos, relayed, steps);
-                        end
+                        steps.push(SowStep::Lift {
+                            pit: lap_origin,
+                            count: pos.pits[lap_origin],
+                        });
+                        pos.relay_lap_told(rules, lap_origin, captures, row_held, &mut |step| {
+                            tell_step(rules, step, steps)
+                        })
                     })
                 }
                 Laps::RelayFours => {
@@ -179,41 +199,34 @@ fn next_place(pos: &Position, rules: &Rules, origin: usize, place: Place) -> Pla
     }
 }
 
-/// A lap of a relay game that ends in one-lap captures, from `origin` of `lifted` (the store and
-/// the skipped origin as the game has them); `after` is the position once the lap is over, and
-/// where the lap did not relay, its captures are told.
-fn tell_relay_lap(
-    lifted: &Position,
-    rules: &Rules,
-    origin: usize,
-    after: &Position,
-    relayed: bool,
-    steps: &mut Vec<SowStep>,
-) {
-    let mover = lifted.side_to_move;
-    let hand = lifted.pits[origin];
-    steps.push(SowStep::Lift {
-        pit: origin,
-        count: hand,
-    });
-    let mut sown = *lifted;
-    sown.pits[origin] = 0;
-    let mut place = Place::Pit(origin);
-    for _ in 0..hand {
-        place = next_place(lifted, rules, origin, place);
-        match place {
-            Place::Pit(pit) => {
-                sown.pits[pit] += 1;
-                steps.push(SowStep::Drop { pit });
-            }
-            Place::Store => {
-                sown.captured[mover.index()] += 1;
-                steps.push(SowStep::DropInStore { side: mover });
+/// Tells one step of a lap sown by the rules' own code (a counter, a capture in passing, a lap
+/// sown at once, the captures that end the move).
+fn tell_step(rules: &Rules, step: PassingStep, steps: &mut Vec<SowStep>) {
+    match step {
+        PassingStep::Pit(pit) => steps.push(SowStep::Drop { pit }),
+        PassingStep::Store(side) => steps.push(SowStep::DropInStore { side }),
+        PassingStep::Capture { pit, count, to } => steps.push(SowStep::Capture { pit, count, to }),
+        PassingStep::Lap { before, origin } => {
+            let mover = before.side_to_move;
+            let mut place = Place::Pit(origin);
+            for _ in 0..before.pits[origin] {
+                place = next_place(&before, rules, origin, place);
+                steps.push(match place {
+                    Place::Pit(pit) => SowStep::Drop { pit },
+                    Place::Store => SowStep::DropInStore { side: mover },
+                });
             }
         }
-    }
-    if let (false, Place::Pit(landing)) = (relayed, place) {
-        tell_captures(&sown, after, landing, mover, steps);
+        PassingStep::Captured {
+            sown,
+            after,
+            landing,
+        } => {
+            // Told apart from the lap's steps: a pit taken in passing may be taken again here.
+            let mut taken = Vec::new();
+            tell_captures(&sown, &after, landing, sown.side_to_move, &mut taken);
+            steps.extend(taken);
+        }
     }
 }
 

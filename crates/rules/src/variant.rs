@@ -46,6 +46,33 @@ pub enum Direction {
     Clockwise,
 }
 
+/// Captures made while a hand is sown (en passant): a pit that a counter before the last makes
+/// hold one of the capture counts (on the capture side) is taken at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassingCaptures {
+    /// None.
+    Off,
+    /// In any row, by the pit's owner; the last counter's pit captures as usual, for the mover.
+    ToOwner,
+    /// In any row, by the pit's owner, the last counter's pit too.
+    ToOwnerLastToo,
+    /// In any row, by the mover.
+    ToMover,
+    /// In the mover's row only, by the mover.
+    ToMoverInOwnRow,
+    /// In the opponent's row only, by the mover.
+    ToMoverInOpponentRow,
+}
+
+/// Where a relay lap goes on from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RelayFrom {
+    /// The landing pit, lifted.
+    Landing,
+    /// The pit after the landing pit, lifted, if it holds counters (else the move ends).
+    NextPit,
+}
+
 /// Which of the mover's pits (holding at least the least move) may be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveFilter {
@@ -272,6 +299,10 @@ pub struct Rules {
     /// [`Laps::Relay`]: a move that would sow more laps than this is endless (0: only a move
     /// that comes round to a lap start it made before is).
     pub lap_limit: u16,
+    /// [`Laps::Relay`]: where a lap goes on from.
+    pub relay_from: RelayFrom,
+    /// Captures made while a hand is sown.
+    pub passing_captures: PassingCaptures,
     /// [`Laps::Relay`]: the counts a landing pit must hold for its lap to relay (empty: any count
     /// of 2 or more).
     pub relay_counts: CaptureCounts,
@@ -448,6 +479,8 @@ pub(crate) const MANGALA_II: Rules = Rules {
     store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
+    relay_from: RelayFrom::Landing,
+    passing_captures: PassingCaptures::Off,
     relay_counts: CaptureCounts::NONE,
     relay_side: CaptureSide::Any,
     laps: Laps::Single {
@@ -485,6 +518,8 @@ pub(crate) const MANGALA_IV: Rules = Rules {
     store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
+    relay_from: RelayFrom::Landing,
+    passing_captures: PassingCaptures::Off,
     relay_counts: CaptureCounts::NONE,
     relay_side: CaptureSide::Any,
     laps: Laps::RelayWithOpposite {
@@ -522,6 +557,8 @@ pub(crate) const AL_MANQALA: Rules = Rules {
     store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
+    relay_from: RelayFrom::Landing,
+    passing_captures: PassingCaptures::Off,
     relay_counts: CaptureCounts::NONE,
     relay_side: CaptureSide::Any,
     laps: Laps::Single {
@@ -559,6 +596,8 @@ pub(crate) const ANYWOLI: Rules = Rules {
     store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
+    relay_from: RelayFrom::Landing,
+    passing_captures: PassingCaptures::Off,
     relay_counts: CaptureCounts::NONE,
     relay_side: CaptureSide::Any,
     laps: Laps::RelayFours,
@@ -594,6 +633,8 @@ pub(crate) const KALAH: Rules = Rules {
     store_at_right: false,
     skip_origin: false,
     lap_limit: 0,
+    relay_from: RelayFrom::Landing,
+    passing_captures: PassingCaptures::Off,
     relay_counts: CaptureCounts::NONE,
     relay_side: CaptureSide::Any,
     laps: Laps::Single {
@@ -631,6 +672,8 @@ pub(crate) const OWARE: Rules = Rules {
     store_at_right: false,
     skip_origin: true,
     lap_limit: 0,
+    relay_from: RelayFrom::Landing,
+    passing_captures: PassingCaptures::Off,
     relay_counts: CaptureCounts::NONE,
     relay_side: CaptureSide::Any,
     laps: Laps::Single {

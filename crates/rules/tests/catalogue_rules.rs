@@ -412,3 +412,46 @@ fn a_player_the_filter_leaves_without_a_move_passes_or_the_game_ends() {
         (Ending::NoLegalMove, [1, 1])
     );
 }
+
+#[test]
+fn a_pit_made_capturable_in_passing_is_taken_at_once() {
+    let rule = |who: &str| {
+        game(
+            &format!("passing-{who}"),
+            &format!("capture-counts = [4]\npassing-captures = \"{who}\"\n"),
+        )
+    };
+    // `A` (3) sows `B C a`: `B` becomes 4 on the way (South's pit), `a` 4 with the last counter.
+    let before = "3-3-0-3-0-0-0-0-S";
+    // To the pit's owner, the last counter's pit captured as usual (by the mover).
+    assert_eq!(play(rule("to-owner"), before, "A").0, "0-0-1-0-0-0-8-0-N");
+    // To the mover.
+    assert_eq!(play(rule("to-mover"), before, "A").0, "0-0-1-0-0-0-8-0-N");
+    // Only in the opponent's row: `B` stays; `a` is the last counter's, captured as usual.
+    assert_eq!(
+        play(rule("to-mover-in-opponent-row"), before, "A").0,
+        "0-4-1-0-0-0-4-0-N"
+    );
+    // North sows `c A B` from `b`: `c` (North's) and `A` (South's) become 4 on the way, `B`
+    // with the last counter.
+    let north = "3-3-0-0-3-3-0-0-N";
+    assert_eq!(play(rule("to-owner"), north, "b").0, "0-0-0-0-0-0-4-8-S");
+    assert_eq!(play(rule("to-mover"), north, "b").0, "0-0-0-0-0-0-0-12-S");
+    // The last counter's pit to its owner as well: `c` (North's, made 4 by the last counter of
+    // `a`'s 2 counters `b c`) goes to North, whoever sows.
+    assert_eq!(
+        play(rule("to-owner-last-too"), "0-0-0-2-0-3-0-0-N", "a").0,
+        "0-0-0-0-1-0-0-4-S"
+    );
+}
+
+#[test]
+fn a_relay_from_the_next_pit_goes_on_while_that_pit_holds_counters() {
+    let next = game(
+        "relay-next",
+        "laps = \"relay\"\nrelay-from = \"next-pit\"\ncapture-counts = [4]\n",
+    );
+    // `A` (1) sows `B`; the pit after it, `C`, holds 2: lifted, sown into `a b`; `c` after `b`
+    // is empty: the move ends.
+    assert_eq!(play(next, "1-0-2-0-0-0-0-0-S", "A").0, "0-1-0-1-1-0-0-0-N");
+}

@@ -114,6 +114,15 @@ pub fn game_definition() -> impl Strategy<Value = String> {
         (
             any::<bool>(),                     // majority ends too
             prop_oneof![Just(0u32), 2u32..=6], // ends below
+            any::<bool>(),                     // relay laps
+            any::<bool>(),                     // relay from the next pit
+            0usize..6,                         // passing captures
+            0usize..3,                         // direction by
+            1u32..=2,                          // least move
+            0usize..6,                         // move filter
+            any::<bool>(),                     // store at the right end
+            0usize..5,                         // grand slam
+            any::<bool>(),                     // the empty-pit capture takes its own counter
         ),
     );
     let relay = (
@@ -158,7 +167,19 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                     Some((
                         (clock, sow_store, skip, empty_opposite, counts, side, chain, slam),
                         (extra, feed, mover_takes, end, leftover, limit, any_total),
-                        (majority_ends, ends_below),
+                        (
+                            majority_ends,
+                            ends_below,
+                            relay,
+                            from_next,
+                            passing,
+                            direction_by,
+                            min_move,
+                            filter,
+                            store_at_right,
+                            slam_kind,
+                            takes_own,
+                        ),
                     )) => {
                         lines.push(format!(
                             "direction = \"{}\"",
@@ -172,10 +193,53 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         lines.push(format!("skip-origin = {skip}"));
                         if empty_opposite {
                             lines.push("capture-empty-opposite = true".into());
+                            lines.push(format!("capture-takes-own = {takes_own}"));
                         } else {
                             let counts: Vec<u32> = counts.into_iter().collect();
+                            if !counts.is_empty() && passing > 0 {
+                                lines.push(format!(
+                                    "passing-captures = \"{}\"",
+                                    [
+                                        "off",
+                                        "to-owner",
+                                        "to-owner-last-too",
+                                        "to-mover",
+                                        "to-mover-in-own-row",
+                                        "to-mover-in-opponent-row"
+                                    ][passing]
+                                ));
+                            }
                             lines.push(format!("capture-counts = [{}]", list(&counts)));
                         }
+                        if relay {
+                            lines.push("laps = \"relay\"".into());
+                            lines.push("lap-limit = 40".into());
+                            if from_next {
+                                lines.push("relay-from = \"next-pit\"".into());
+                            }
+                        }
+                        let direction_by = if direction_by == 2 && n % 2 == 1 {
+                            1
+                        } else {
+                            direction_by
+                        };
+                        lines.push(format!(
+                            "direction-by = \"{}\"",
+                            ["fixed", "hand-parity", "row-halves"][direction_by]
+                        ));
+                        lines.push(format!("min-move = {min_move}"));
+                        lines.push(format!(
+                            "move-filter = \"{}\"",
+                            [
+                                "every",
+                                "ends-away-or-empty",
+                                "single-into-empty",
+                                "one-only-if-all",
+                                "two-only-if-all",
+                                "ones-only-if-all-into-empty"
+                            ][filter]
+                        ));
+                        lines.push(format!("store-at-right = {store_at_right}"));
                         lines.push(format!(
                             "capture-side = \"{}\"",
                             ["any", "own", "opponent"][side]
@@ -183,7 +247,16 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         lines.push(format!("capture-chain = {chain}"));
                         lines.push(format!("chain-stops-at-origin = {}", seed & 2 == 0));
                         if slam {
-                            lines.push("grand-slam = \"captures-nothing\"".into());
+                            lines.push(format!(
+                                "grand-slam = \"{}\"",
+                                [
+                                    "captures-nothing",
+                                    "captures-nothing",
+                                    "captures-nothing-if-held",
+                                    "leaves-leftmost",
+                                    "leaves-rightmost"
+                                ][slam_kind]
+                            ));
                         }
                         lines.push(format!("extra-turn-in-store = {}", extra && sow_store));
                         lines.push(format!("must-feed = {feed}"));
