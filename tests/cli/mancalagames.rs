@@ -114,6 +114,13 @@ fn an_oware_file_becomes_a_game_the_engine_plays() {
     expected.own_end = mancala_rules::OwnEnd::MoverRowEmpty;
     expected.no_progress_limit = rules.no_progress_limit;
     expected.stores = true;
+    // It ends a game on a majority as well; its chains go on past the pit sown from; its grand
+    // slam is judged on a row that held counters before the move; the counters left when no
+    // move can feed go as its leftover rule says (here each row to its owner: to the mover).
+    expected.majority_ends = true;
+    expected.chain_stops_at_origin = false;
+    expected.grand_slam = mancala_rules::GrandSlam::CapturesNothingIfHeld;
+    expected.unfed = mancala_rules::Unfed::AsLeftover;
     assert_eq!(rules, expected);
     assert_eq!(
         perft("test-abapa", Some(&written), 7),
@@ -141,7 +148,7 @@ fn a_kalah_file_is_written_under_its_own_name_beside_the_built_in_kalah() {
         lines[0],
         format!(
             "written  {} -> {} (not 'kalah', whose rules differ in any-total, game-ends, \
-             no-progress-limit)",
+             majority-ends, no-progress-limit, store-at-right)",
             files[0].display(),
             written.display()
         )
@@ -181,15 +188,14 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
                 4,
             ),
             (
-                "Nobody",
-                r#"{ "name": "Nobody", "capt_on": [2, 3], "multicapt": -1, "mustshare": true,
-                     "unclaimed": 1 }"#,
+                "Alternating",
+                r#"{ "name": "Alternating", "capt_on": [2, 3], "sow_direct": 2 }"#,
                 6,
                 4,
             ),
             (
-                "FewLeft",
-                r#"{ "name": "Few Left", "evens": true, "mustpass": true }"#,
+                "NoSlam",
+                r#"{ "name": "No Slam", "capt_on": [2, 3], "grandslam": 1 }"#,
                 6,
                 4,
             ),
@@ -225,9 +231,8 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
     let lines = import(&all, &out);
     let expected = [
         format!(
-            "refused  {}: mlaps, round_fill, rounds: rules the engine does not have: mlaps = 1 \
-             (multi-lap sowing); round_fill = 1 (how a round's board is filled); rounds = 2 \
-             (play in rounds)",
+            "refused  {}: round_fill, rounds: rules the engine does not have: round_fill = 1 (how \
+             a round's board is filled); rounds = 2 (play in rounds)",
             files[0].display()
         ),
         format!(
@@ -241,13 +246,12 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
             files[2].display()
         ),
         format!(
-            "refused  {}: unclaimed = 1 (counters left to nobody) when no move can feed is not \
-             a rule the engine has",
+            "refused  {}: sow_direct = 2: directions chosen by the first move and then \
+             alternated is not a rule the engine has",
             files[3].display()
         ),
         format!(
-            "refused  {}: evens with the other capture parameters: MancalaGames ends this game \
-             when fewer than 2 counters are left (too few to capture), which is not a rule the \
+            "refused  {}: grandslam = 1: a grand slam that may not be played is not a rule the \
              engine has",
             files[4].display()
         ),
