@@ -8,7 +8,7 @@ use mancala_engine::search::{
     search,
 };
 use mancala_engine::solve::{ProbeAnswer, SolveLimits, Solver, SolverTable, ValueQuery};
-use mancala_rules::{Game, LastFourRule, Move, OwnEnd, Position, SplitMix64, Variant};
+use mancala_rules::{Game, LastFourRule, Move, Position, SplitMix64, Variant};
 
 use mancala_testkit::naive_solver::{naive_move_values, naive_value};
 use mancala_testkit::positions::random_position;

@@ -869,7 +869,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             }
         }
     }
-    if rules.direction_rule == DirectionRule::RowHalves && rules.pits_per_row % 2 != 0 {
+    if rules.direction_rule == DirectionRule::RowHalves && !rules.pits_per_row.is_multiple_of(2) {
         return Err(error(
             "direction-by",
             "\"row-halves\" needs rows of an even length (the middle pit would have no direction)",
