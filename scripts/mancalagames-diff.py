@@ -89,17 +89,25 @@ def mg_fen(game):
     return f"{pits}-{game.store[0]}-{game.store[1]}-{side}"
 
 
-def run_file(path, args, engine_bin, out_dir, rng):
-    import man_config
-    import game_info as gi
-
+def translate(path, engine_bin, out_dir):
+    """Translates one MancalaGames file with the engine's tool: the line it prints, and the
+    written game file's path (None if the file is refused)."""
     translated = subprocess.run(
         [engine_bin, "import-mancalagames", "--games", "2", "--out", out_dir, path],
         capture_output=True, text=True)
     line = translated.stdout.strip().splitlines()[0] if translated.stdout.strip() else ""
     if not line.startswith("written"):
+        return line, None
+    return line, line.split("->")[1].split("(")[0].strip()
+
+
+def run_file(path, args, engine_bin, out_dir, rng):
+    import man_config
+    import game_info as gi
+
+    line, game_file = translate(path, engine_bin, out_dir)
+    if game_file is None:
         return ("refused", line, 0, 0, 0)
-    game_file = line.split("->")[1].split("(")[0].strip()
 
     engine = Engine(engine_bin, game_file)
     plies = mismatches = stopped = endless = 0
@@ -208,13 +216,10 @@ def print_perft(path, depth, engine_bin, out_dir):
     MancalaGames' own code, South to move at the start."""
     import man_config
 
-    translated = subprocess.run(
-        [engine_bin, "import-mancalagames", "--games", "2", "--out", out_dir, path],
-        capture_output=True, text=True)
-    line = translated.stdout.strip().splitlines()[0] if translated.stdout.strip() else ""
-    if not line.startswith("written"):
+    _, game_file = translate(path, engine_bin, out_dir)
+    if game_file is None:
         return
-    name = os.path.basename(line.split("->")[1].split("(")[0].strip())[:-len(".toml")]
+    name = os.path.basename(game_file)[:-len(".toml")]
     game, _ = man_config.make_game(path)
     game.turn = False
     game.starter = False
@@ -229,13 +234,10 @@ def print_transcript(path, plies, engine_bin, out_dir, rng):
     import man_config
     import game_info as gi
 
-    translated = subprocess.run(
-        [engine_bin, "import-mancalagames", "--games", "2", "--out", out_dir, path],
-        capture_output=True, text=True)
-    line = translated.stdout.strip().splitlines()[0] if translated.stdout.strip() else ""
-    if not line.startswith("written"):
+    _, game_file = translate(path, engine_bin, out_dir)
+    if game_file is None:
         return
-    name = os.path.basename(line.split("->")[1].split("(")[0].strip())
+    name = os.path.basename(game_file)
     engine = Engine(engine_bin, os.path.join(out_dir, name))
     game, _ = man_config.make_game(path)
     game.turn = False

@@ -295,6 +295,106 @@ pub const FIELDS: [(&str, &str, &str); 35] = [
     ),
 ];
 
+/// The words of a game file's `MoveChoice` values (read and written by the same table).
+const MOVE_CHOICES: [(&str, MoveChoice); 2] = [
+    ("any-pit", MoveChoice::AnyPit),
+    ("leftmost", MoveChoice::Leftmost),
+];
+
+/// The words of a game file's `MoveFilter` values (read and written by the same table).
+const MOVE_FILTERS: [(&str, MoveFilter); 6] = [
+    ("every", MoveFilter::Every),
+    ("ends-away-or-empty", MoveFilter::EndsAwayOrEmpty),
+    ("single-into-empty", MoveFilter::SingleIntoEmpty),
+    ("one-only-if-all", MoveFilter::CountOnlyIfAll(1)),
+    ("two-only-if-all", MoveFilter::CountOnlyIfAll(2)),
+    (
+        "ones-only-if-all-into-empty",
+        MoveFilter::SinglesOnlyIfAllIntoEmpty,
+    ),
+];
+
+/// The words of a game file's `Direction` values (read and written by the same table).
+const DIRECTIONS: [(&str, Direction); 2] = [
+    ("counter-clockwise", Direction::CounterClockwise),
+    ("clockwise", Direction::Clockwise),
+];
+
+/// The words of a game file's `DirectionRule` values (read and written by the same table).
+const DIRECTION_RULES: [(&str, DirectionRule); 3] = [
+    ("fixed", DirectionRule::Fixed),
+    ("hand-parity", DirectionRule::HandParity),
+    ("row-halves", DirectionRule::RowHalves),
+];
+
+/// The words of a game file's `RelayFrom` values (read and written by the same table).
+const RELAY_FROMS: [(&str, RelayFrom); 2] = [
+    ("landing", RelayFrom::Landing),
+    ("next-pit", RelayFrom::NextPit),
+];
+
+/// The words of a game file's `PassingCaptures` values (read and written by the same table).
+const PASSING_CAPTURES: [(&str, PassingCaptures); 6] = [
+    ("off", PassingCaptures::Off),
+    ("to-owner", PassingCaptures::ToOwner),
+    ("to-owner-last-too", PassingCaptures::ToOwnerLastToo),
+    ("to-mover", PassingCaptures::ToMover),
+    ("to-mover-in-own-row", PassingCaptures::ToMoverInOwnRow),
+    (
+        "to-mover-in-opponent-row",
+        PassingCaptures::ToMoverInOpponentRow,
+    ),
+];
+
+/// The words of a game file's `CaptureSide` values (read and written by the same table).
+const SIDES: [(&str, CaptureSide); 3] = [
+    ("any", CaptureSide::Any),
+    ("own", CaptureSide::Own),
+    ("opponent", CaptureSide::Opponent),
+];
+
+/// The words of a game file's `GrandSlam` values (read and written by the same table).
+const GRAND_SLAMS: [(&str, GrandSlam); 5] = [
+    ("captures", GrandSlam::Captures),
+    ("captures-nothing", GrandSlam::CapturesNothing),
+    ("captures-nothing-if-held", GrandSlam::CapturesNothingIfHeld),
+    ("leaves-leftmost", GrandSlam::LeavesLeftmost),
+    ("leaves-rightmost", GrandSlam::LeavesRightmost),
+];
+
+/// The words of a game file's `Unfed` values (read and written by the same table).
+const UNFEDS: [(&str, Unfed); 3] = [
+    ("starved-player-takes-all", Unfed::StarvedPlayerTakesAll),
+    ("mover-takes-all", Unfed::MoverTakesAll),
+    ("as-leftover", Unfed::AsLeftover),
+];
+
+/// The words of a game file's `OwnEnd` values (read and written by the same table).
+const OWN_ENDS: [(&str, OwnEnd); 5] = [
+    ("board-empty", OwnEnd::EmptyBoard),
+    ("last-four", OwnEnd::LastFour),
+    ("row-empty", OwnEnd::RowEmpty),
+    ("majority", OwnEnd::Majority),
+    ("mover-row-empty", OwnEnd::MoverRowEmpty),
+];
+
+/// The words of a game file's `Leftover` values (read and written by the same table).
+const LEFTOVERS: [(&str, Leftover); 6] = [
+    ("split-evenly", Leftover::SplitEvenly),
+    ("row-owner", Leftover::RowOwner),
+    ("last-four-receiver", Leftover::LastFourReceiver),
+    ("nobody", Leftover::Nobody),
+    ("split-odd-to-trailing", Leftover::SplitOddToTrailing),
+    ("last-mover", Leftover::LastMover),
+];
+/// The word of `value` in its table.
+fn name_of<T: PartialEq>(table: &[(&'static str, T)], value: T) -> &'static str {
+    table
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map_or("", |(name, _)| name)
+}
+
 /// RULES.md's table of the fields: name, values with the default of a file that leaves the
 /// field out, and the rule.
 pub fn fields_table() -> String {
@@ -553,14 +653,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         }
     };
     let any_total = f.bool("any-total", false)?;
-    let move_choice = f.choice(
-        "moves",
-        &[
-            ("any-pit", MoveChoice::AnyPit),
-            ("leftmost", MoveChoice::Leftmost),
-        ],
-        MoveChoice::AnyPit,
-    )?;
+    let move_choice = f.choice("moves", &MOVE_CHOICES, MoveChoice::AnyPit)?;
     let min_move = f.number("min-move", Some(1))?;
     if !(1..=MAX_COUNTERS as u64).contains(&min_move) {
         return Err(error(
@@ -568,38 +661,9 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
             format!("{min_move} is not from 1 to {MAX_COUNTERS}"),
         ));
     }
-    let move_filter = f.choice(
-        "move-filter",
-        &[
-            ("every", MoveFilter::Every),
-            ("ends-away-or-empty", MoveFilter::EndsAwayOrEmpty),
-            ("single-into-empty", MoveFilter::SingleIntoEmpty),
-            ("one-only-if-all", MoveFilter::CountOnlyIfAll(1)),
-            ("two-only-if-all", MoveFilter::CountOnlyIfAll(2)),
-            (
-                "ones-only-if-all-into-empty",
-                MoveFilter::SinglesOnlyIfAllIntoEmpty,
-            ),
-        ],
-        MoveFilter::Every,
-    )?;
-    let direction = f.choice(
-        "direction",
-        &[
-            ("counter-clockwise", Direction::CounterClockwise),
-            ("clockwise", Direction::Clockwise),
-        ],
-        Direction::CounterClockwise,
-    )?;
-    let direction_rule = f.choice(
-        "direction-by",
-        &[
-            ("fixed", DirectionRule::Fixed),
-            ("hand-parity", DirectionRule::HandParity),
-            ("row-halves", DirectionRule::RowHalves),
-        ],
-        DirectionRule::Fixed,
-    )?;
+    let move_filter = f.choice("move-filter", &MOVE_FILTERS, MoveFilter::Every)?;
+    let direction = f.choice("direction", &DIRECTIONS, Direction::CounterClockwise)?;
+    let direction_rule = f.choice("direction-by", &DIRECTION_RULES, DirectionRule::Fixed)?;
     let sow_own_store = f.bool("sow-own-store", false)?;
     let store_at_right = f.bool("store-at-right", false)?;
     let skip_origin = f.bool("skip-origin", false)?;
@@ -627,98 +691,22 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
             format!("{lap_limit} is more than {}", u16::MAX),
         ));
     }
-    let relay_from = f.choice(
-        "relay-from",
-        &[
-            ("landing", RelayFrom::Landing),
-            ("next-pit", RelayFrom::NextPit),
-        ],
-        RelayFrom::Landing,
-    )?;
-    let passing_captures = f.choice(
-        "passing-captures",
-        &[
-            ("off", PassingCaptures::Off),
-            ("to-owner", PassingCaptures::ToOwner),
-            ("to-owner-last-too", PassingCaptures::ToOwnerLastToo),
-            ("to-mover", PassingCaptures::ToMover),
-            ("to-mover-in-own-row", PassingCaptures::ToMoverInOwnRow),
-            (
-                "to-mover-in-opponent-row",
-                PassingCaptures::ToMoverInOpponentRow,
-            ),
-        ],
-        PassingCaptures::Off,
-    )?;
+    let relay_from = f.choice("relay-from", &RELAY_FROMS, RelayFrom::Landing)?;
+    let passing_captures = f.choice("passing-captures", &PASSING_CAPTURES, PassingCaptures::Off)?;
     let relay_counts = counts_field(&mut f, "relay-counts")?;
-    let relay_side = f.choice(
-        "relay-side",
-        &[
-            ("any", CaptureSide::Any),
-            ("own", CaptureSide::Own),
-            ("opponent", CaptureSide::Opponent),
-        ],
-        CaptureSide::Any,
-    )?;
+    let relay_side = f.choice("relay-side", &SIDES, CaptureSide::Any)?;
     let captures = counts_field(&mut f, "capture-counts")?;
-    let capture_side = f.choice(
-        "capture-side",
-        &[
-            ("any", CaptureSide::Any),
-            ("own", CaptureSide::Own),
-            ("opponent", CaptureSide::Opponent),
-        ],
-        CaptureSide::Any,
-    )?;
+    let capture_side = f.choice("capture-side", &SIDES, CaptureSide::Any)?;
     let capture_chain = f.bool("capture-chain", false)?;
     let chain_stops_at_origin = f.bool("chain-stops-at-origin", true)?;
     let capture_empty_opposite = f.bool("capture-empty-opposite", false)?;
     let capture_takes_own = f.bool("capture-takes-own", true)?;
-    let grand_slam = f.choice(
-        "grand-slam",
-        &[
-            ("captures", GrandSlam::Captures),
-            ("captures-nothing", GrandSlam::CapturesNothing),
-            ("captures-nothing-if-held", GrandSlam::CapturesNothingIfHeld),
-            ("leaves-leftmost", GrandSlam::LeavesLeftmost),
-            ("leaves-rightmost", GrandSlam::LeavesRightmost),
-        ],
-        GrandSlam::Captures,
-    )?;
+    let grand_slam = f.choice("grand-slam", &GRAND_SLAMS, GrandSlam::Captures)?;
     let extra_turn_in_store = f.bool("extra-turn-in-store", false)?;
     let must_feed = f.bool("must-feed", false)?;
-    let unfed = f.choice(
-        "unfed",
-        &[
-            ("starved-player-takes-all", Unfed::StarvedPlayerTakesAll),
-            ("mover-takes-all", Unfed::MoverTakesAll),
-            ("as-leftover", Unfed::AsLeftover),
-        ],
-        Unfed::StarvedPlayerTakesAll,
-    )?;
-    let own_end = f.choice(
-        "game-ends",
-        &[
-            ("board-empty", OwnEnd::EmptyBoard),
-            ("last-four", OwnEnd::LastFour),
-            ("row-empty", OwnEnd::RowEmpty),
-            ("majority", OwnEnd::Majority),
-            ("mover-row-empty", OwnEnd::MoverRowEmpty),
-        ],
-        OwnEnd::EmptyBoard,
-    )?;
-    let leftover = f.choice(
-        "leftover",
-        &[
-            ("split-evenly", Leftover::SplitEvenly),
-            ("row-owner", Leftover::RowOwner),
-            ("last-four-receiver", Leftover::LastFourReceiver),
-            ("nobody", Leftover::Nobody),
-            ("split-odd-to-trailing", Leftover::SplitOddToTrailing),
-            ("last-mover", Leftover::LastMover),
-        ],
-        Leftover::SplitEvenly,
-    )?;
+    let unfed = f.choice("unfed", &UNFEDS, Unfed::StarvedPlayerTakesAll)?;
+    let own_end = f.choice("game-ends", &OWN_ENDS, OwnEnd::EmptyBoard)?;
+    let leftover = f.choice("leftover", &LEFTOVERS, Leftover::SplitEvenly)?;
     let majority_ends = f.bool("majority-ends", false)?;
     let ends_below = f.number("ends-below", Some(0))?;
     if ends_below > MAX_COUNTERS as u64 {
@@ -943,92 +931,34 @@ pub fn write(rules: &Rules) -> String {
         rules.pits_per_row.to_string(),
         start,
         rules.any_total.to_string(),
-        word(match rules.move_choice {
-            MoveChoice::AnyPit => "any-pit",
-            MoveChoice::Leftmost => "leftmost",
-        }),
+        word(name_of(&MOVE_CHOICES, rules.move_choice)),
         rules.min_move.to_string(),
-        word(match rules.move_filter {
-            MoveFilter::Every => "every",
-            MoveFilter::EndsAwayOrEmpty => "ends-away-or-empty",
-            MoveFilter::SingleIntoEmpty => "single-into-empty",
-            MoveFilter::CountOnlyIfAll(1) => "one-only-if-all",
-            MoveFilter::CountOnlyIfAll(_) => "two-only-if-all",
-            MoveFilter::SinglesOnlyIfAllIntoEmpty => "ones-only-if-all-into-empty",
-        }),
-        word(match rules.direction {
-            Direction::CounterClockwise => "counter-clockwise",
-            Direction::Clockwise => "clockwise",
-        }),
-        word(match rules.direction_rule {
-            DirectionRule::Fixed => "fixed",
-            DirectionRule::HandParity => "hand-parity",
-            DirectionRule::RowHalves => "row-halves",
-        }),
+        word(name_of(&MOVE_FILTERS, rules.move_filter)),
+        word(name_of(&DIRECTIONS, rules.direction)),
+        word(name_of(&DIRECTION_RULES, rules.direction_rule)),
         rules.sow_own_store.to_string(),
         rules.store_at_right.to_string(),
         rules.skip_origin.to_string(),
         word(laps),
         rules.lap_limit.to_string(),
-        word(match rules.relay_from {
-            RelayFrom::Landing => "landing",
-            RelayFrom::NextPit => "next-pit",
-        }),
-        word(match rules.passing_captures {
-            PassingCaptures::Off => "off",
-            PassingCaptures::ToOwner => "to-owner",
-            PassingCaptures::ToOwnerLastToo => "to-owner-last-too",
-            PassingCaptures::ToMover => "to-mover",
-            PassingCaptures::ToMoverInOwnRow => "to-mover-in-own-row",
-            PassingCaptures::ToMoverInOpponentRow => "to-mover-in-opponent-row",
-        }),
+        word(name_of(&RELAY_FROMS, rules.relay_from)),
+        word(name_of(&PASSING_CAPTURES, rules.passing_captures)),
         format!("{:?}", rules.relay_counts.counts()),
-        word(match rules.relay_side {
-            CaptureSide::Any => "any",
-            CaptureSide::Own => "own",
-            CaptureSide::Opponent => "opponent",
-        }),
+        word(name_of(&SIDES, rules.relay_side)),
         format!("{:?}", captures.counts()),
-        word(match rules.capture_side {
-            CaptureSide::Any => "any",
-            CaptureSide::Own => "own",
-            CaptureSide::Opponent => "opponent",
-        }),
+        word(name_of(&SIDES, rules.capture_side)),
         rules.capture_chain.to_string(),
         rules.chain_stops_at_origin.to_string(),
         rules.capture_empty_opposite.to_string(),
         rules.capture_takes_own.to_string(),
-        word(match rules.grand_slam {
-            GrandSlam::Captures => "captures",
-            GrandSlam::CapturesNothing => "captures-nothing",
-            GrandSlam::CapturesNothingIfHeld => "captures-nothing-if-held",
-            GrandSlam::LeavesLeftmost => "leaves-leftmost",
-            GrandSlam::LeavesRightmost => "leaves-rightmost",
-        }),
+        word(name_of(&GRAND_SLAMS, rules.grand_slam)),
         rules.extra_turn_in_store.to_string(),
         rules.must_feed.to_string(),
-        word(match rules.unfed {
-            Unfed::StarvedPlayerTakesAll => "starved-player-takes-all",
-            Unfed::MoverTakesAll => "mover-takes-all",
-            Unfed::AsLeftover => "as-leftover",
-        }),
-        word(match rules.own_end {
-            OwnEnd::EmptyBoard => "board-empty",
-            OwnEnd::LastFour => "last-four",
-            OwnEnd::RowEmpty => "row-empty",
-            OwnEnd::Majority => "majority",
-            OwnEnd::MoverRowEmpty => "mover-row-empty",
-        }),
+        word(name_of(&UNFEDS, rules.unfed)),
+        word(name_of(&OWN_ENDS, rules.own_end)),
         rules.majority_ends.to_string(),
         rules.ends_below.to_string(),
-        word(match rules.leftover {
-            Leftover::SplitEvenly => "split-evenly",
-            Leftover::RowOwner => "row-owner",
-            Leftover::LastFourReceiver => "last-four-receiver",
-            Leftover::Nobody => "nobody",
-            Leftover::SplitOddToTrailing => "split-odd-to-trailing",
-            Leftover::LastMover => "last-mover",
-        }),
+        word(name_of(&LEFTOVERS, rules.leftover)),
         rules.no_progress_limit.unwrap_or(0).to_string(),
         rules.stores.to_string(),
     ];
