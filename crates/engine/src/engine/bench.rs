@@ -12,14 +12,18 @@ use crate::search::{
 };
 use mancala_rules::{Game, LastFourRule, Position, SplitMix64, Variant};
 
-/// The bench positions: each game's start and three positions reached by seeded random play.
+/// The bench positions: each built-in game's start and three positions reached by seeded random
+/// play.
 pub fn positions() -> Vec<(Position, u32)> {
     let mut list = Vec::new();
+    // Every built-in game (the four of the seeds first, as the bench has always had them).
     for variant in [
         Variant::MangalaII,
         Variant::AlManqala,
         Variant::Anywoli,
         Variant::MangalaIV,
+        Variant::Kalah,
+        Variant::Oware,
     ] {
         let depth = tuning(variant).bench_depth;
         for (seed, plies) in [(0u64, 0usize), (1, 9), (2, 18), (3, 31)] {
