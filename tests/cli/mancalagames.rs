@@ -236,8 +236,10 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
             files[0].display()
         ),
         format!(
-            "refused  {}: udir_holes: rules the engine does not have: udir_holes = [2] (pits \
-             whose sowing direction the player chooses)",
+            "refused  {}: udir_holes, sow_direct: udir_holes: rules the engine does not have: \
+             udir_holes = [2] (pits whose sowing direction the player chooses); sow_direct = 0 \
+             (split) with an odd row: the middle pit's direction chosen by the player is not a \
+             rule the engine has",
             files[1].display()
         ),
         format!(

@@ -52,7 +52,7 @@ pub fn refuse(parameter: &str, why: impl Into<String>) -> Refusal {
 
 /// Translates one file's text, registers the game, plays `games` random games and writes it.
 pub fn import(text: &str, out: &Path, games: u32, played: &mut u64) -> Result<Outcome, Refusal> {
-    let game_file = translate(text)?;
+    let game_file = translate_naming_every_blocker(text)?;
     let rules = definition::parse(&game_file.text).map_err(|e| refuse(&e.field, e.why))?;
     if let Ok(existing) = rules.name.parse::<Variant>() {
         let mut same = rules;
@@ -280,6 +280,64 @@ fn game_name(title: &str) -> String {
         .chars()
         .take(32)
         .collect::<String>()
+}
+
+/// [`translate`], and where it refuses, every parameter that stops the file, not only the first:
+/// each parameter a refusal names is set back to its default and the file tried again, until it
+/// translates or a refusal names no parameter of `game_info` (the class, the board, the name).
+/// The refusals are joined in the order met: their parameters with `, `, their reasons with `; `.
+pub fn translate_naming_every_blocker(text: &str) -> Result<GameFile, Refusal> {
+    let first = match translate(text) {
+        Ok(game) => return Ok(game),
+        Err(refusal) => refusal,
+    };
+    let Some(mut json) = serde_json::Deserializer::from_str(text)
+        .into_iter::<Value>()
+        .next()
+        .and_then(Result::ok)
+    else {
+        return Err(first);
+    };
+    let mut refusals = vec![first];
+    // Each round sets at least one parameter back, and there are fewer than a hundred.
+    for _ in 0..100 {
+        let last = refusals.last().expect("one refusal at least");
+        let Some(info) = json.get_mut("game_info").and_then(Value::as_object_mut) else {
+            break;
+        };
+        let named: Vec<String> = last
+            .parameter
+            .split(", ")
+            .filter(|key| info.contains_key(*key))
+            .map(str::to_string)
+            .collect();
+        if named.is_empty() {
+            break;
+        }
+        for key in &named {
+            info.remove(key);
+        }
+        match translate(&json.to_string()) {
+            // A parameter whose default refuses the file as its value did is named once.
+            Err(refusal) if !refusals.contains(&refusal) => refusals.push(refusal),
+            _ => break,
+        }
+    }
+    if refusals.len() == 1 {
+        return Err(refusals.remove(0));
+    }
+    Err(Refusal {
+        parameter: refusals
+            .iter()
+            .map(|r| r.parameter.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        why: refusals
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; "),
+    })
 }
 
 /// Translates the text of one MancalaGames file into a game file of this engine.
@@ -858,6 +916,24 @@ mod tests {
         let refusal = translate(&laps).unwrap_err();
         assert!(refusal.parameter.contains("rounds"), "{refusal}");
         assert!(refusal.to_string().contains("play in rounds"), "{refusal}");
+    }
+
+    #[test]
+    fn every_parameter_that_stops_a_file_is_named() {
+        // Rounds are a rule the engine lacks; with them set back, the split direction of an odd
+        // row stops the file too.
+        let both = file(5, 4, r#"{ "name": "Both", "rounds": 2, "sow_direct": 0 }"#);
+        assert!(translate(&both).unwrap_err().parameter == "rounds");
+        let refusal = translate_naming_every_blocker(&both).unwrap_err();
+        assert_eq!(refusal.parameter, "rounds, sow_direct", "{refusal}");
+        assert!(refusal.why.contains("play in rounds"), "{refusal}");
+        assert!(refusal.why.contains("odd row"), "{refusal}");
+        // One blocker alone is named as translate names it.
+        let one = file(6, 4, r#"{ "name": "One", "rounds": 2 }"#);
+        assert_eq!(
+            translate_naming_every_blocker(&one).unwrap_err(),
+            translate(&one).unwrap_err()
+        );
     }
 
     #[test]
