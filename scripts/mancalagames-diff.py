@@ -257,9 +257,15 @@ def print_transcript(path, plies, engine_bin, out_dir, rng):
         engine.ask(f"move {played}")
         lines.append(f"move {played}")
         lines.append("query fen")
+        if cond is not None and cond.is_game_over():
+            # MancalaGames has already shared out the counters left: the result is compared.
+            expected = "draw" if cond is gi.WinCond.TIE else (
+                "p2win" if game.get_winner() else "p1win")
+            assert engine.query("result") == expected, f"{name}: {played} ends the game"
+            lines.append("query result")
+            break
         assert engine.query("fen") == mg_fen(game), f"{name}: {played}"
         if cond is not None and cond.is_ended():
-            lines.append("query result")
             break
     engine.close()
     print("\n".join(lines), flush=True)

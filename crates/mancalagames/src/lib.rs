@@ -173,6 +173,7 @@ const READ: &[&str] = &[
     "mlap_param",
     "allow_rule",
     "sow_rule",
+    "presowcapt",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -211,7 +212,6 @@ const NOT_HAD: &[(&str, &str)] = &[
     ("child_type", "children (pits that become a player's)"),
     ("prescribed", "a prescribed opening"),
     ("nocaptmoves", "opening moves without captures"),
-    ("presowcapt", "a capture before sowing"),
     ("no_sides", "moves from either row"),
     ("sow_start", "sowing into the origin pit"),
     ("move_one", "moving a single counter"),
@@ -717,6 +717,20 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         }
     }
 
+    // A counter of each lap's hand into the mover's store before the lap is sown.
+    match int(info, "presowcapt", 0)? {
+        0 => {}
+        1 => lines.push("store-one-per-lap = true".into()),
+        other => {
+            return Err(refuse(
+                "presowcapt",
+                format!(
+                    "= {other}: a capture across from single counters before sowing is not a \
+                     rule the engine has"
+                ),
+            ));
+        }
+    }
     // Captures while sowing (en passant): the pits a counter before the last makes capturable.
     let sow_rule = int(info, "sow_rule", 0)?;
     let passing = match sow_rule {

@@ -86,7 +86,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 35] = [
+pub const FIELDS: [(&str, &str, &str); 36] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -186,6 +186,12 @@ pub const FIELDS: [(&str, &str, &str); 35] = [
          `capture-counts` (on `capture-side`) is taken at once, by its owner (the last counter's \
          pit too, with `to-owner-last-too`) or by the mover (in any row, the mover's or the \
          opponent's)",
+    ),
+    (
+        "store-one-per-lap",
+        "`true`, `false`",
+        "every lap first puts one counter of its hand into the mover's store (a capture), then \
+         sows the rest",
     ),
     (
         "relay-counts",
@@ -693,6 +699,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     }
     let relay_from = f.choice("relay-from", &RELAY_FROMS, RelayFrom::Landing)?;
     let passing_captures = f.choice("passing-captures", &PASSING_CAPTURES, PassingCaptures::Off)?;
+    let store_one_per_lap = f.bool("store-one-per-lap", false)?;
     let relay_counts = counts_field(&mut f, "relay-counts")?;
     let relay_side = f.choice("relay-side", &SIDES, CaptureSide::Any)?;
     let captures = counts_field(&mut f, "capture-counts")?;
@@ -747,6 +754,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         lap_limit: lap_limit as u16,
         relay_from,
         passing_captures,
+        store_one_per_lap,
         relay_counts,
         relay_side,
         capture_side,
@@ -925,7 +933,7 @@ pub fn write(rules: &Rules) -> String {
         Laps::RelayWithOpposite { captures } => ("relay-with-opposite", captures),
         Laps::RelayFours => ("relay-fours", CaptureCounts::NONE),
     };
-    let values: [String; 35] = [
+    let values: [String; 36] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -943,6 +951,7 @@ pub fn write(rules: &Rules) -> String {
         rules.lap_limit.to_string(),
         word(name_of(&RELAY_FROMS, rules.relay_from)),
         word(name_of(&PASSING_CAPTURES, rules.passing_captures)),
+        rules.store_one_per_lap.to_string(),
         format!("{:?}", rules.relay_counts.counts()),
         word(name_of(&SIDES, rules.relay_side)),
         format!("{:?}", captures.counts()),

@@ -246,7 +246,8 @@ impl Position {
                 if !rules.plain_ring()
                     || rules.capture_empty_opposite
                     || rules.direction_rule != DirectionRule::Fixed
-                    || rules.passing_captures != PassingCaptures::Off =>
+                    || rules.passing_captures != PassingCaptures::Off
+                    || rules.store_one_per_lap =>
             {
                 self.one_lap_hint(rules, pit)
             }
@@ -524,6 +525,12 @@ impl Position {
         captures: CaptureCounts,
         tell: &mut impl FnMut(PassingStep),
     ) -> LastCounter {
+        if rules.store_one_per_lap {
+            let mover = self.side_to_move;
+            self.pits[origin] -= 1;
+            self.captured[mover.index()] += 1;
+            tell(PassingStep::Store(mover));
+        }
         if rules.passing_captures != PassingCaptures::Off {
             return self.sow_lap_passing(rules, origin, captures, tell);
         }

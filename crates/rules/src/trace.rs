@@ -52,7 +52,10 @@ impl Position {
                 ..*game_rules
             };
             match rules.laps {
-                Laps::Single { captures } if rules.passing_captures != PassingCaptures::Off => {
+                Laps::Single { captures }
+                    if rules.passing_captures != PassingCaptures::Off
+                        || rules.store_one_per_lap =>
+                {
                     let row_held = self.opponent_row_held(rules);
                     let mut pos = *self;
                     steps.push(SowStep::Lift {

@@ -303,6 +303,9 @@ pub struct Rules {
     pub relay_from: RelayFrom,
     /// Captures made while a hand is sown.
     pub passing_captures: PassingCaptures,
+    /// Every lap first puts one counter of its hand into the mover's store (a capture), then
+    /// sows the rest.
+    pub store_one_per_lap: bool,
     /// [`Laps::Relay`]: the counts a landing pit must hold for its lap to relay (empty: any count
     /// of 2 or more).
     pub relay_counts: CaptureCounts,
@@ -481,6 +484,7 @@ pub(crate) const MANGALA_II: Rules = Rules {
     lap_limit: 0,
     relay_from: RelayFrom::Landing,
     passing_captures: PassingCaptures::Off,
+    store_one_per_lap: false,
     relay_counts: CaptureCounts::NONE,
     relay_side: CaptureSide::Any,
     laps: Laps::Single {
@@ -520,6 +524,7 @@ pub(crate) const MANGALA_IV: Rules = Rules {
     lap_limit: 0,
     relay_from: RelayFrom::Landing,
     passing_captures: PassingCaptures::Off,
+    store_one_per_lap: false,
     relay_counts: CaptureCounts::NONE,
     relay_side: CaptureSide::Any,
     laps: Laps::RelayWithOpposite {
@@ -559,6 +564,7 @@ pub(crate) const AL_MANQALA: Rules = Rules {
     lap_limit: 0,
     relay_from: RelayFrom::Landing,
     passing_captures: PassingCaptures::Off,
+    store_one_per_lap: false,
     relay_counts: CaptureCounts::NONE,
     relay_side: CaptureSide::Any,
     laps: Laps::Single {
@@ -598,6 +604,7 @@ pub(crate) const ANYWOLI: Rules = Rules {
     lap_limit: 0,
     relay_from: RelayFrom::Landing,
     passing_captures: PassingCaptures::Off,
+    store_one_per_lap: false,
     relay_counts: CaptureCounts::NONE,
     relay_side: CaptureSide::Any,
     laps: Laps::RelayFours,
@@ -635,6 +642,7 @@ pub(crate) const KALAH: Rules = Rules {
     lap_limit: 0,
     relay_from: RelayFrom::Landing,
     passing_captures: PassingCaptures::Off,
+    store_one_per_lap: false,
     relay_counts: CaptureCounts::NONE,
     relay_side: CaptureSide::Any,
     laps: Laps::Single {
@@ -674,6 +682,7 @@ pub(crate) const OWARE: Rules = Rules {
     lap_limit: 0,
     relay_from: RelayFrom::Landing,
     passing_captures: PassingCaptures::Off,
+    store_one_per_lap: false,
     relay_counts: CaptureCounts::NONE,
     relay_side: CaptureSide::Any,
     laps: Laps::Single {

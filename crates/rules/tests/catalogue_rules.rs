@@ -455,3 +455,14 @@ fn a_relay_from_the_next_pit_goes_on_while_that_pit_holds_counters() {
     // is empty: the move ends.
     assert_eq!(play(next, "1-0-2-0-0-0-0-0-S", "A").0, "0-1-0-1-1-0-0-0-N");
 }
+
+#[test]
+fn a_lap_may_first_put_one_counter_into_the_store() {
+    let toll = game(
+        "store-one",
+        "laps = \"relay\"\ncapture-counts = [4]\nstore-one-per-lap = true\n",
+    );
+    // `A` (3): one counter to South's store, `B C` sown; `C` then holds 2: its lap too gives
+    // one to the store and sows `a`, which held nothing: the end.
+    assert_eq!(play(toll, "3-0-1-0-0-0-0-0-S", "A").0, "0-1-0-1-0-0-2-0-N");
+}

@@ -123,6 +123,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
             any::<bool>(),                     // store at the right end
             0usize..5,                         // grand slam
             any::<bool>(),                     // the empty-pit capture takes its own counter
+            any::<bool>(),                     // one counter of each lap into the store
         ),
     );
     let relay = (
@@ -179,6 +180,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             store_at_right,
                             slam_kind,
                             takes_own,
+                            store_one,
                         ),
                     )) => {
                         lines.push(format!(
@@ -240,6 +242,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             ][filter]
                         ));
                         lines.push(format!("store-at-right = {store_at_right}"));
+                        lines.push(format!("store-one-per-lap = {store_one}"));
                         lines.push(format!(
                             "capture-side = \"{}\"",
                             ["any", "own", "opponent"][side]
