@@ -84,7 +84,7 @@ pub enum PositionBase {
     StartPos,
     /// A position string (RULES.md, "Position strings"), not yet validated.
     PositionString(String),
-    /// Mangala IV's random deal from a seed.
+    /// The random deal of a seed (games without a choice of move).
     Random(u64),
 }
 
