@@ -269,7 +269,7 @@ fn flag(info: &serde_json::Map<String, Value>, key: &str) -> Result<bool, Refusa
 /// The game name of this engine for MancalaGames' `name`: lower-case letters, digits and `-`.
 fn game_name(title: &str) -> String {
     let mut name = String::new();
-    for c in title.chars().flat_map(char::to_lowercase) {
+    for c in title.chars().flat_map(char::to_lowercase).map(unaccented) {
         if c.is_ascii_alphanumeric() {
             name.push(c);
         } else if !name.is_empty() && !name.ends_with('-') {
@@ -280,6 +280,22 @@ fn game_name(title: &str) -> String {
         .chars()
         .take(32)
         .collect::<String>()
+}
+
+/// The letter without its accent, for the accented Latin letters of the catalogue's names
+/// (`Dépouiller`, `Sàn Yáo`, `Sokusowó`); any other character as it is.
+fn unaccented(c: char) -> char {
+    match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => 'a',
+        'è' | 'é' | 'ê' | 'ë' => 'e',
+        'ì' | 'í' | 'î' | 'ï' => 'i',
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' => 'o',
+        'ù' | 'ú' | 'û' | 'ü' => 'u',
+        'ý' | 'ÿ' => 'y',
+        'ñ' => 'n',
+        'ç' => 'c',
+        other => other,
+    }
 }
 
 /// [`translate`], and where it refuses, every parameter that stops the file, not only the first:
@@ -930,6 +946,14 @@ mod tests {
         let refusal = translate(&laps).unwrap_err();
         assert!(refusal.parameter.contains("rounds"), "{refusal}");
         assert!(refusal.to_string().contains("play in rounds"), "{refusal}");
+    }
+
+    #[test]
+    fn names_keep_accented_letters_without_their_accents() {
+        assert_eq!(game_name("Sokusowó"), "sokusowo");
+        assert_eq!(game_name("Dépouiller"), "depouiller");
+        assert_eq!(game_name("Sàn Yáo"), "san-yao");
+        assert_eq!(game_name("Adji Kui I"), "adji-kui-i");
     }
 
     #[test]
