@@ -596,7 +596,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                     format!(
                         "= {other} (mlap_param {param}): {} is not a rule the engine has",
                         match other {
-                            1 | 2 => "a relay count of fewer than 2",
+                            1 | 2 => "a relay count outside 2 to the game's counters",
                             5 => "a first lap that must reach the opponent's row",
                             _ => "a relay that stops at or from a store",
                         }

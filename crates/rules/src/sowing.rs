@@ -732,17 +732,17 @@ impl Position {
         let first = mover.opponent().index() * n;
         let row = first..first + n;
         // The opponent's row runs from the mover's right (its lowest index) to the mover's left.
-        let held: Vec<usize> = row.filter(|&pit| self.pits[pit] > 0).collect();
+        let mut held = row.clone().filter(|&pit| self.pits[pit] > 0);
         let keeper = match rules.grand_slam {
-            GrandSlam::LeavesRightmost => held.first(),
-            _ => held.last(),
+            GrandSlam::LeavesRightmost => held.next(),
+            _ => held.next_back(),
         };
-        let keeper = if held.len() > 1 {
-            keeper.copied()
+        let keeper = if self.pits[row.clone()].iter().filter(|&&c| c > 0).count() > 1 {
+            keeper
         } else {
             None
         };
-        for pit in held {
+        for pit in row {
             if Some(pit) != keeper {
                 self.captured[mover.index()] += self.pits[pit];
                 self.pits[pit] = 0;

@@ -120,7 +120,7 @@ impl Position {
     }
 
     /// A relay move from `origin`: `lap` makes and tells one lap, until one ends the move (or
-    /// too many laps call it endless).
+    /// too many laps call it endless: the game's lap limit, where it has one, as in play).
     fn tell_relay(
         &self,
         origin: usize,
@@ -129,7 +129,11 @@ impl Position {
     ) {
         let mut pos = *self;
         let mut lap_origin = origin;
-        for _ in 0..MAX_TOLD_LAPS {
+        let laps = match self.rules().lap_limit {
+            0 => MAX_TOLD_LAPS,
+            limit => limit as usize,
+        };
+        for _ in 0..laps {
             match lap(&mut pos, lap_origin, steps) {
                 LapEnd::Relay(next) => lap_origin = next,
                 LapEnd::ExtraTurn => return steps.push(SowStep::ExtraTurn),

@@ -4,7 +4,7 @@
 //! `A B C a b c A …` unless the game says otherwise.
 
 use mancala_rules::{
-    Ending, Game, IllegalReason, LastFourRule, Move, Position, Variant, definition,
+    Ending, Game, IllegalReason, LastFourRule, Move, Position, SowStep, Variant, definition,
 };
 
 /// Registers a 2×3 game of any total with `rules` added to its file.
@@ -465,4 +465,18 @@ fn a_lap_may_first_put_one_counter_into_the_store() {
     // `A` (3): one counter to South's store, `B C` sown; `C` then holds 2: its lap too gives
     // one to the store and sows `a`, which held nothing: the end.
     assert_eq!(play(toll, "3-0-1-0-0-0-0-0-S", "A").0, "0-1-0-1-0-0-2-0-N");
+}
+
+#[test]
+fn a_move_cut_by_the_lap_limit_is_told_as_far_as_it_is_played() {
+    let limited = game(
+        "relay-told-limit",
+        "laps = \"relay\"\ncapture-counts = [4]\nlap-limit = 1\n",
+    );
+    let before = position(limited, "2-0-1-3-0-0-0-0-S");
+    let trace = before.trace_move(mv("A")).unwrap();
+    assert_eq!(trace.steps.last(), Some(&SowStep::Endless), "{trace}");
+    let mut after = before;
+    after.play(mv("A")).unwrap();
+    assert_eq!(trace.replay(&before).pits(), after.pits(), "{trace}");
 }
