@@ -83,10 +83,14 @@ def engine_name(game, mg_move):
 
 
 def mg_fen(game):
-    """MancalaGames' position as the engine writes it."""
+    """MancalaGames' position as the engine writes it: a blocked pit is `x`, and a match of
+    rounds adds who started the round."""
     side = "N" if game.turn else "S"
-    pits = "-".join(str(c) for c in game.board)
-    return f"{pits}-{game.store[0]}-{game.store[1]}-{side}"
+    pits = "-".join("x" if game.blocked[loc] else str(c) for loc, c in enumerate(game.board))
+    fen = f"{pits}-{game.store[0]}-{game.store[1]}-{side}"
+    if game.info.rounds:
+        fen += "-N" if game.starter else "-S"
+    return fen
 
 
 def translate(path, engine_bin, out_dir):
@@ -107,10 +111,10 @@ def run_file(path, args, engine_bin, out_dir, rng):
 
     line, game_file = translate(path, engine_bin, out_dir)
     if game_file is None:
-        return ("refused", line, 0, 0, 0)
+        return ("refused", line, 0, 0, 0, 0)
 
     engine = Engine(engine_bin, game_file)
-    plies = mismatches = stopped = endless = 0
+    plies = mismatches = stopped = endless = rounds = 0
     first = None
     for number in range(args.games):
         game, _ = man_config.make_game(path)
@@ -163,7 +167,12 @@ def run_file(path, args, engine_bin, out_dir, rng):
                 else:
                     endless += 1
                 break
-            if over:
+            if cond is not None and cond.is_round_over():
+                # The round is over, not the match: MancalaGames deals the next round when asked,
+                # the engine at once.
+                game.new_game(new_round=True)
+                rounds += 1
+            elif over:
                 winner = game.get_winner()
                 if cond is gi.WinCond.TIE:
                     expected = "draw"
@@ -182,7 +191,7 @@ def run_file(path, args, engine_bin, out_dir, rng):
                                   f"position: ours {ours_fen} theirs {mg_fen(game)}", "")
                 break
     engine.close()
-    return ("played", first, plies, mismatches, stopped + endless)
+    return ("played", first, plies, mismatches, stopped + endless, rounds)
 
 
 def mg_perft(game, depth):
@@ -205,7 +214,9 @@ def mg_perft(game, depth):
             cond = None
         else:
             cond = game.move(move)
-        if not (cond is not None and cond.is_game_over()):
+        # A move that ends a round is a leaf, as one that ends the game (the engine's perft
+        # counts positions, and a round's end is one).
+        if not (cond is not None and (cond.is_game_over() or cond.is_round_over())):
             total += mg_perft(game, depth - 1)
         game.state = saved
     return total
@@ -225,6 +236,36 @@ def print_perft(path, depth, engine_bin, out_dir):
     game.starter = False
     for d in range(1, depth + 1):
         print(f"{name} startpos {d} {mg_perft(game, d)}", flush=True)
+    if game.info.rounds:
+        # And from the start of a later round with blocked pits (a seeded random match), to
+        # depth 4 at most.
+        fen = later_round(path, random.Random(52))
+        for d in range(1, min(depth, 4) + 1):
+            print(f"{name} {mg_fen(fen)} {d} {mg_perft(fen, d)}", flush=True)
+
+
+def later_round(path, rng):
+    """MancalaGames' game at the start of the first round, in random matches from South's start,
+    that blocks a pit."""
+    import man_config
+
+    while True:
+        game, _ = man_config.make_game(path)
+        game.turn = False
+        game.starter = False
+        for _ in range(5000):
+            moves = game.get_moves()
+            if not moves:
+                if game.info.mustpass and game.test_pass():
+                    continue
+                break
+            cond = game.move(rng.choice(moves))
+            if cond is not None and cond.is_round_over():
+                game.new_game(new_round=True)
+                if any(game.blocked):
+                    return game
+            elif cond is not None and cond.is_game_over():
+                break
 
 
 def print_transcript(path, plies, engine_bin, out_dir, rng):
@@ -241,6 +282,7 @@ def print_transcript(path, plies, engine_bin, out_dir, rng):
     engine = Engine(engine_bin, os.path.join(out_dir, name))
     game, _ = man_config.make_game(path)
     game.turn = False
+    game.starter = False
     lines = [f"setoption name GameFile value tests/data/catalogue/{name}", "position startpos"]
     engine.ask("position startpos")
     for _ in range(plies):
@@ -264,8 +306,10 @@ def print_transcript(path, plies, engine_bin, out_dir, rng):
             assert engine.query("result") == expected, f"{name}: {played} ends the game"
             lines.append("query result")
             break
+        if cond is not None and cond.is_round_over():
+            game.new_game(new_round=True)  # the engine deals the next round at once
         assert engine.query("fen") == mg_fen(game), f"{name}: {played}"
-        if cond is not None and cond.is_ended():
+        if cond is not None and cond.is_ended() and not cond.is_round_over():
             break
     engine.close()
     print("\n".join(lines), flush=True)
@@ -290,7 +334,8 @@ def main():
     args = parser.parse_args()
     sys.path.insert(0, os.path.join(args.mancalagames, "src"))
     rng = random.Random(args.seed)
-    totals = {"played": 0, "refused": 0, "plies": 0, "mismatches": 0, "stopped": 0}
+    totals = {"played": 0, "refused": 0, "plies": 0, "mismatches": 0, "stopped": 0,
+              "rounds": 0}
     with tempfile.TemporaryDirectory() as out_dir:
         if args.transcript:
             for path in args.files:
@@ -302,23 +347,26 @@ def main():
                 print_perft(path, args.perft, args.engine, out_dir)
             return
         for path in args.files:
-            kind, detail, plies, mismatches, stopped = run_file(
+            kind, detail, plies, mismatches, stopped, rounds = run_file(
                 path, args, args.engine, out_dir, rng)
             totals[kind] += 1
             totals["plies"] += plies
             totals["mismatches"] += mismatches
             totals["stopped"] += stopped
+            totals["rounds"] += rounds
             name = os.path.basename(path)
             if kind == "refused":
                 continue
             print(f"{name}: {plies} plies, {mismatches} mismatches, {stopped} games stopped "
-                  f"by the engine's history rules or an endless move", flush=True)
+                  f"by the engine's history rules or an endless move"
+                  + (f", {rounds} rounds ended" if rounds else ""), flush=True)
             if detail:
                 print(f"  first mismatch, game {detail[1]} after {' '.join(detail[2])}: "
                       f"{detail[3]} {detail[4]}", flush=True)
     print(f"{totals['played']} files played, {totals['refused']} refused; {totals['plies']} "
           f"plies, {totals['mismatches']} mismatches, {totals['stopped']} games stopped by "
-          f"the engine's history rules or an endless move")
+          f"the engine's history rules or an endless move, {totals['rounds']} rounds ended "
+          f"(each dealt into the next)")
     sys.exit(1 if totals["mismatches"] else 0)
 
 

@@ -171,7 +171,7 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
         &[
             (
                 "Relay",
-                r#"{ "name": "Relay", "mlaps": 1, "rounds": 2, "round_fill": 1, "capt_on": [4] }"#,
+                r#"{ "name": "Relay", "mlaps": 1, "rounds": 3, "round_fill": 1, "capt_on": [4] }"#,
                 7,
                 4,
             ),
@@ -231,8 +231,8 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
     let lines = import(&all, &out);
     let expected = [
         format!(
-            "refused  {}: round_fill, rounds: rules the engine does not have: round_fill = 1 (how \
-             a round's board is filled); rounds = 2 (play in rounds)",
+            "refused  {}: rounds = 3: rounds that end once the start's count or fewer are left \
+             are not a rule the engine has",
             files[0].display()
         ),
         format!(

@@ -174,6 +174,12 @@ const READ: &[&str] = &[
     "allow_rule",
     "sow_rule",
     "presowcapt",
+    "rounds",
+    "blocks",
+    "round_fill",
+    "round_starter",
+    "capt_type",
+    "pickextra",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -183,8 +189,6 @@ const IGNORED: &[&str] = &["about", "help_file", "quitter"];
 /// the parameter, and the one it depends on.
 const DEPENDENT: &[(&str, &str)] = &[
     ("goal_param", "goal"),
-    ("round_starter", "rounds"),
-    ("round_fill", "rounds"),
     ("end_param", "end_cond"),
     ("sow_param", "sow_rule"),
     ("mlap_param", "mlap_cont"),
@@ -197,18 +201,11 @@ const DEPENDENT: &[(&str, &str)] = &[
 /// What the rules the engine does not have are, by parameter (for the refusal's message).
 const NOT_HAD: &[(&str, &str)] = &[
     ("goal", "a goal other than the most counters"),
-    ("rounds", "play in rounds"),
-    ("blocks", "blocked pits"),
     ("start_pattern", "a start pattern other than equal pits"),
     (
         "udir_holes",
         "pits whose sowing direction the player chooses",
     ),
-    (
-        "capt_type",
-        "a capture mechanism other than by count or opposite",
-    ),
-    ("pickextra", "taking more on a capture"),
     ("child_type", "children (pits that become a player's)"),
     ("prescribed", "a prescribed opening"),
     ("nocaptmoves", "opening moves without captures"),
@@ -221,8 +218,6 @@ const NOT_HAD: &[(&str, &str)] = &[
     ("nosinglecapt", "no capture by a single counter"),
     ("play_locs", "moves from the stores"),
     ("goal_param", "the goal's parameter"),
-    ("round_starter", "who starts a round"),
-    ("round_fill", "how a round's board is filled"),
     ("end_param", "the end condition's parameter"),
     ("sow_param", "the sowing rule's parameter"),
     ("child_cvt", "the count that makes a child"),
@@ -680,6 +675,107 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             ));
         }
     }
+    // Other capture mechanisms: the capture past an empty pit ("two out").
+    let capt_type = int(info, "capt_type", 0)?;
+    let past_empty = match capt_type {
+        0 => false,
+        2 if crosscapt != 0 => {
+            return Err(refuse(
+                "capt_type",
+                "= 2 with crosscapt: two capture mechanisms at once are not a rule the engine has",
+            ));
+        }
+        2 => true,
+        other => {
+            return Err(refuse(
+                "capt_type",
+                format!(
+                    "= {other}: a capture {} is not a rule the engine has",
+                    match other {
+                        1 => "of the pit after the last one",
+                        3 => "of a pit and its opposite holding as many",
+                        4 => "of single counters",
+                        5 => "of the pit opposite the one before the last",
+                        6 => "by passing one's own store",
+                        7 => "that pulls counters across the board",
+                        8 => "by ending in the opponent's store",
+                        9 => "of pits between two of one's own",
+                        _ => "of this kind",
+                    }
+                ),
+            ));
+        }
+    };
+    // What a capture picks up besides: the pit facing the first one it took.
+    let pickextra = int(info, "pickextra", 0)?;
+    match pickextra {
+        0 => {}
+        1 if past_empty => {}
+        other => {
+            return Err(refuse(
+                "pickextra",
+                format!(
+                    "= {other}: {} is not a rule the engine has",
+                    match other {
+                        1 => "taking the facing pit too, with a capture by count",
+                        2 => "taking every pit of the opponent's that a capture count fits",
+                        3 | 4 => "taking the last counters on the board with a capture",
+                        5 => "taking the pits a final capture leaves",
+                        _ => "taking the facing pits of a chain",
+                    }
+                ),
+            ));
+        }
+    }
+    if past_empty {
+        lines.push("capture-past-empty = true".into());
+        if pickextra == 1 {
+            lines.push("past-empty-takes-facing = true".into());
+        }
+        if !by_count {
+            // (With counts, the side is written below.)
+            lines.push(format!(
+                "capture-side = \"{}\"",
+                match side {
+                    0 => "any",
+                    1 => "opponent",
+                    2 => "own",
+                    other => {
+                        return Err(refuse(
+                            "capt_side",
+                            format!(
+                                "= {other}: a capture side other than both, the opponent's or \
+                                 one's own is not a rule the engine has"
+                            ),
+                        ));
+                    }
+                }
+            ));
+        }
+        // MancalaGames captures past empty pits in the sowing direction only (`capt_dir` 1).
+        let direction = int(info, "capt_dir", 0)?;
+        if direction != 1 {
+            return Err(refuse(
+                "capt_dir",
+                format!(
+                    "= {direction} with capt_type 2: captures past an empty pit are taken in \
+                     the sowing direction (1)"
+                ),
+            ));
+        }
+        match multicapt {
+            0 => {}
+            -1 => lines.push("capture-chain = true".into()),
+            other => {
+                return Err(refuse(
+                    "multicapt",
+                    format!(
+                        "= {other}: chains of at most {other} pits are not a rule the engine has"
+                    ),
+                ));
+            }
+        }
+    }
     if by_count {
         let total = (2 * holes * seeds).clamp(0, MAX_COUNTERS as i64);
         let counts: Vec<String> = (1..=total)
@@ -706,6 +802,8 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         };
         lines.push(format!("capture-side = \"{side}\""));
         match multicapt {
+            // (The chain of captures past empty pits, above.)
+            _ if past_empty => {}
             0 => {}
             -1 => {
                 let direction = int(info, "capt_dir", 0)?;
@@ -851,6 +949,11 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         if evens || crosscapt != 0 {
             fewest = fewest.min(2);
         }
+        if past_empty {
+            // A counter to land, and one to take past an empty pit; without laps the last pit
+            // must have held one before.
+            fewest = fewest.min(if relay { 2 } else { 3 });
+        }
         if let Some(&smallest) = capt_on.iter().min() {
             // With `evens`, MancalaGames takes the smallest of `capt_on` alone.
             fewest = if evens {
@@ -899,6 +1002,93 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     };
     lines.push(format!("leftover = \"{leftover}\""));
 
+    // A match of rounds: a round ends as a game would (MancalaGames' `rounds` = 2, "no moves");
+    // each player refills their own row from what they hold.
+    let rounds = int(info, "rounds", 0)?;
+    let blocks = flag(info, "blocks")?;
+    match rounds {
+        0 if blocks => {
+            return Err(refuse(
+                "blocks",
+                "without rounds: pits blocked as the game goes on is not a rule the engine has",
+            ));
+        }
+        0 => {}
+        2 => {
+            if !matches!(
+                leftover,
+                "row-owner" | "last-mover" | "split-odd-to-trailing"
+            ) {
+                return Err(refuse(
+                    key,
+                    format!(
+                        "= {condition} with rounds: the next round is filled from every \
+                         counter, and this rule scores some for nobody"
+                    ),
+                ));
+            }
+            let fill = match int(info, "round_fill", 0)? {
+                1 => "from-left",
+                2 => "from-right",
+                0 | 3 => "outside-in",
+                other => {
+                    return Err(refuse(
+                        "round_fill",
+                        format!(
+                            "= {other}: a round filled {} is not a rule the engine has",
+                            match other {
+                                3 => "from the outside in",
+                                4 => "evenly",
+                                5 | 9 => "on shortened rows",
+                                6..=8 => "by the players' choice",
+                                10 => "on the loser's side only",
+                                _ => "by territory",
+                            }
+                        ),
+                    ));
+                }
+            };
+            let starter = match int(info, "round_starter", 0)? {
+                0 => "alternate",
+                1 => "loser",
+                2 => "winner",
+                3 => "last-mover",
+                other => {
+                    return Err(refuse(
+                        "round_starter",
+                        format!("= {other}: this round starter is not a rule the engine has"),
+                    ));
+                }
+            };
+            let pits = int(info, "goal_param", 0)?.max(1);
+            if pits > holes {
+                return Err(refuse(
+                    "goal_param",
+                    format!("= {pits}: more pits to go on than a row has"),
+                ));
+            }
+            lines.push("rounds = true".into());
+            lines.push(format!("round-fill = \"{fill}\""));
+            lines.push(format!("round-starter = \"{starter}\""));
+            lines.push(format!("round-blocks = {blocks}"));
+            lines.push(format!("round-pits-to-go-on = {pits}"));
+        }
+        other => {
+            return Err(refuse(
+                "rounds",
+                format!(
+                    "= {other}: rounds that end {} are not a rule the engine has",
+                    match other {
+                        1 => "when a player has half of the counters",
+                        3 => "once the start's count or fewer are left",
+                        4 => "once twice the start's count or fewer are left",
+                        _ => "this way",
+                    }
+                ),
+            ));
+        }
+    }
+
     let mut text = String::from(
         "# Translated from a MancalaGames game file by 'mancala-engine import-mancalagames'.\n\
          # Where it plays otherwise than MancalaGames (RULES.md, \"MancalaGames' game files\"):\n\
@@ -942,10 +1132,84 @@ mod tests {
 
     #[test]
     fn a_parameter_the_engine_lacks_is_named_in_the_refusal() {
-        let laps = file(6, 4, r#"{ "name": "Laps", "mlaps": 1, "rounds": 2 }"#);
+        let laps = file(6, 4, r#"{ "name": "Laps", "mlaps": 1, "goal": 2 }"#);
         let refusal = translate(&laps).unwrap_err();
-        assert!(refusal.parameter.contains("rounds"), "{refusal}");
-        assert!(refusal.to_string().contains("play in rounds"), "{refusal}");
+        assert!(refusal.parameter.contains("goal"), "{refusal}");
+        assert!(
+            refusal
+                .to_string()
+                .contains("a goal other than the most counters"),
+            "{refusal}"
+        );
+    }
+
+    #[test]
+    fn rounds_that_end_with_no_moves_become_a_match_of_rounds() {
+        let dakon_like = file(
+            7,
+            7,
+            r#"{ "name": "Rounds", "rounds": 2, "blocks": true, "round_fill": 2,
+                 "round_starter": 3, "goal_param": 4, "stores": true, "sow_stores": 1 }"#,
+        );
+        let game = translate(&dakon_like).unwrap();
+        let rules = definition::parse(&game.text).unwrap();
+        let rounds = rules.rounds.expect("a match of rounds");
+        assert_eq!(rounds.fill, mancala_rules::RoundFill::FromRight);
+        assert_eq!(rounds.starter, mancala_rules::RoundStarter::LastMover);
+        assert!(rounds.blocks);
+        assert_eq!(rounds.pits_to_go_on, 4);
+        // Other round ends, fills and blocks without rounds are refused by name.
+        let half = file(6, 4, r#"{ "name": "Half", "rounds": 1, "round_fill": 1 }"#);
+        let refusal = translate(&half).unwrap_err();
+        assert_eq!(refusal.parameter, "rounds", "{refusal}");
+        assert!(refusal.why.contains("half of the counters"), "{refusal}");
+        let chosen = file(
+            6,
+            4,
+            r#"{ "name": "Chosen", "rounds": 2, "round_fill": 6 }"#,
+        );
+        let refusal = translate(&chosen).unwrap_err();
+        assert_eq!(refusal.parameter, "round_fill", "{refusal}");
+        assert!(refusal.why.contains("players' choice"), "{refusal}");
+        let blocks = file(6, 4, r#"{ "name": "Blocks", "blocks": true }"#);
+        assert_eq!(translate(&blocks).unwrap_err().parameter, "blocks");
+        // Counters left to nobody cannot fill the next round.
+        let lost = file(
+            6,
+            4,
+            r#"{ "name": "Lost", "rounds": 2, "round_fill": 1, "unclaimed": 1 }"#,
+        );
+        assert_eq!(translate(&lost).unwrap_err().parameter, "unclaimed");
+    }
+
+    #[test]
+    fn a_capture_two_out_becomes_a_capture_past_an_empty_pit() {
+        let two_out = file(
+            7,
+            5,
+            r#"{ "name": "Two Out", "capt_type": 2, "capt_dir": 1, "multicapt": -1,
+                 "pickextra": 1, "mlaps": 2 }"#,
+        );
+        let rules = definition::parse(&translate(&two_out).unwrap().text).unwrap();
+        assert!(rules.capture_past_empty && rules.capture_chain && rules.past_empty_takes_facing);
+        // Other capture mechanisms and pick-ups are refused with what they are.
+        let next = file(6, 4, r#"{ "name": "Next", "capt_type": 1, "capt_dir": 1 }"#);
+        let refusal = translate(&next).unwrap_err();
+        assert_eq!(refusal.parameter, "capt_type", "{refusal}");
+        assert!(
+            refusal.why.contains("the pit after the last one"),
+            "{refusal}"
+        );
+        let pick = file(
+            6,
+            4,
+            r#"{ "name": "Pick", "capt_on": [4], "pickextra": 1 }"#,
+        );
+        let refusal = translate(&pick).unwrap_err();
+        assert_eq!(refusal.parameter, "pickextra", "{refusal}");
+        // Two out against the sowing is not MancalaGames' rule either.
+        let backwards = file(6, 4, r#"{ "name": "Back", "capt_type": 2, "capt_dir": 0 }"#);
+        assert_eq!(translate(&backwards).unwrap_err().parameter, "capt_dir");
     }
 
     #[test]
@@ -958,16 +1222,16 @@ mod tests {
 
     #[test]
     fn every_parameter_that_stops_a_file_is_named() {
-        // Rounds are a rule the engine lacks; with them set back, the split direction of an odd
-        // row stops the file too.
-        let both = file(5, 4, r#"{ "name": "Both", "rounds": 2, "sow_direct": 0 }"#);
-        assert!(translate(&both).unwrap_err().parameter == "rounds");
+        // Other goals are a rule the engine lacks; with the goal set back, the split direction
+        // of an odd row stops the file too.
+        let both = file(5, 4, r#"{ "name": "Both", "goal": 2, "sow_direct": 0 }"#);
+        assert!(translate(&both).unwrap_err().parameter == "goal");
         let refusal = translate_naming_every_blocker(&both).unwrap_err();
-        assert_eq!(refusal.parameter, "rounds, sow_direct", "{refusal}");
-        assert!(refusal.why.contains("play in rounds"), "{refusal}");
+        assert_eq!(refusal.parameter, "goal, sow_direct", "{refusal}");
+        assert!(refusal.why.contains("a goal other"), "{refusal}");
         assert!(refusal.why.contains("odd row"), "{refusal}");
         // One blocker alone is named as translate names it.
-        let one = file(6, 4, r#"{ "name": "One", "rounds": 2 }"#);
+        let one = file(6, 4, r#"{ "name": "One", "goal": 2 }"#);
         assert_eq!(
             translate_naming_every_blocker(&one).unwrap_err(),
             translate(&one).unwrap_err()

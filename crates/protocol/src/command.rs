@@ -45,13 +45,15 @@ pub enum Query {
     Side,
     /// `query tb`: the solved value of the position from the loaded tablebases, or `none`.
     Tablebase,
+    /// `query round`: in a match of rounds, the rounds ended and who started this one.
+    Round,
     /// `query sowing <move>`: the move told step by step (for a GUI's animation), not played.
     Sowing(Move),
 }
 
 impl Query {
     /// The queries without an argument, with their words (the grammar and `help` read this).
-    pub const WORDS: [(&'static str, Query); 8] = [
+    pub const WORDS: [(&'static str, Query); 9] = [
         ("fen", Query::Fen),
         ("moves", Query::Moves),
         ("gameover", Query::GameOver),
@@ -60,6 +62,7 @@ impl Query {
         ("score", Query::Score),
         ("side", Query::Side),
         ("tb", Query::Tablebase),
+        ("round", Query::Round),
     ];
 }
 

@@ -120,9 +120,11 @@ pub static COMMANDS: [CommandSpec; 18] = [
     CommandSpec {
         name: "query",
         aliases: &[],
-        synopsis: "query fen | moves | gameover | p1turn | result | score | side | tb | sowing <m>",
+        synopsis: "query fen | moves | gameover | p1turn | result | score | side | tb | round | \
+                   sowing <m>",
         summary: "one 'response ...' line; side: Mangala IV's side choice, tb: the solved value \
-                  from the loaded tablebases, sowing: a move told step by step",
+                  from the loaded tablebases, round: a match of rounds' count and starter, \
+                  sowing: a move told step by step",
         during_job: AnsweredDuringSearch,
         parse: parse::query,
     },

@@ -56,6 +56,8 @@ impl Position {
             side_to_move: Side::South,
             last_four: None,
             first_capture: None,
+            blocked: 0,
+            round_starter: Side::South,
         }
     }
 }

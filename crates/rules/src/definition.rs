@@ -25,7 +25,8 @@ use super::moves::MAX_ROW;
 use super::position::MAX_COUNTERS;
 use super::variant::{
     CaptureCounts, CaptureSide, Direction, DirectionRule, GrandSlam, Laps, Leftover, MoveChoice,
-    MoveFilter, OwnEnd, PassingCaptures, RelayFrom, Rules, Start, Unfed, Variant,
+    MoveFilter, OwnEnd, PassingCaptures, RelayFrom, RoundFill, RoundStarter, Rounds, Rules, Start,
+    Unfed, Variant,
 };
 
 /// The built-in games' files, in the order of the built-in variants.
@@ -86,7 +87,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 36] = [
+pub const FIELDS: [(&str, &str, &str); 43] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -235,6 +236,20 @@ pub const FIELDS: [(&str, &str, &str); 36] = [
         "with `capture-empty-opposite`: the last counter is taken too (else it stays in its pit)",
     ),
     (
+        "capture-past-empty",
+        "`true`, `false`",
+        "the end of a move captures past an empty pit: where the pit after the last one is \
+         empty, the pit after that is taken (on `capture-side`; with `capture-chain`, again from \
+         there on, in the sowing direction); a one-lap move needs its last pit to have held \
+         counters before, and `capture-counts` then serve only captures in passing",
+    ),
+    (
+        "past-empty-takes-facing",
+        "`true`, `false`",
+        "with `capture-past-empty`: a move that captured so also takes the pit facing the first \
+         pit it took, if that holds counters (and is on `capture-side`)",
+    ),
+    (
         "grand-slam",
         "`\"captures\"`, `\"captures-nothing\"`, `\"captures-nothing-if-held\"`, \
          `\"leaves-leftmost\"`, `\"leaves-rightmost\"`",
@@ -299,6 +314,57 @@ pub const FIELDS: [(&str, &str, &str); 36] = [
         "`true`, `false`",
         "captured counters are drawn in stores on the board",
     ),
+    (
+        "rounds",
+        "`true`, `false`",
+        "a match of rounds: an end that is not a history rule's ends the round; each player fills \
+         their own row again from the counters they hold (captured, and given by `leftover`), \
+         the start's count a pit, the rest staying in their store, and plays on, until a round \
+         leaves a player too few for `round-pits-to-go-on` pits (needs the same start count in \
+         every pit, and a `leftover` that gives every counter to a player)",
+    ),
+    (
+        "round-fill",
+        "`\"from-left\"`, `\"from-right\"`, `\"outside-in\"`",
+        "with `rounds`: where a player's row is filled first: from their left end, from their \
+         right end (as they face the board), or from both ends of the board inwards, \
+         alternately, beginning at the end where South's leftmost and North's rightmost pits are",
+    ),
+    (
+        "round-starter",
+        "`\"alternate\"`, `\"loser\"`, `\"winner\"`, `\"last-mover\"`",
+        "with `rounds`: who moves first in a new round: who did not start the last one, the \
+         player with fewer (more) counters at its end (after a drawn round: who did not start \
+         it), or who made its last move",
+    ),
+    (
+        "round-blocks",
+        "`true`, `false`",
+        "with `rounds`: the pits a player cannot fill are blocked for the round (nobody sows \
+         into or plays them); else they are only empty",
+    ),
+    (
+        "round-pits-to-go-on",
+        "a number of pits, from 1",
+        "with `rounds`: the match ends when a round leaves a player fewer counters than this \
+         many pits take; with `majority-ends`, a round ends the match as soon as a player has \
+         captured more than the counters less that many",
+    ),
+];
+
+/// The words of a game file's `RoundFill` values (read and written by the same table).
+const ROUND_FILLS: [(&str, RoundFill); 3] = [
+    ("from-left", RoundFill::FromLeft),
+    ("from-right", RoundFill::FromRight),
+    ("outside-in", RoundFill::OutsideIn),
+];
+
+/// The words of a game file's `RoundStarter` values (read and written by the same table).
+const ROUND_STARTERS: [(&str, RoundStarter); 4] = [
+    ("alternate", RoundStarter::Alternate),
+    ("loser", RoundStarter::Loser),
+    ("winner", RoundStarter::Winner),
+    ("last-mover", RoundStarter::LastMover),
 ];
 
 /// The words of a game file's `MoveChoice` values (read and written by the same table).
@@ -708,6 +774,8 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let chain_stops_at_origin = f.bool("chain-stops-at-origin", true)?;
     let capture_empty_opposite = f.bool("capture-empty-opposite", false)?;
     let capture_takes_own = f.bool("capture-takes-own", true)?;
+    let capture_past_empty = f.bool("capture-past-empty", false)?;
+    let past_empty_takes_facing = f.bool("past-empty-takes-facing", false)?;
     let grand_slam = f.choice("grand-slam", &GRAND_SLAMS, GrandSlam::Captures)?;
     let extra_turn_in_store = f.bool("extra-turn-in-store", false)?;
     let must_feed = f.bool("must-feed", false)?;
@@ -730,6 +798,34 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         ));
     }
     let stores = f.bool("stores", sow_own_store)?;
+    let in_rounds = f.bool("rounds", false)?;
+    let round_fill = f.choice("round-fill", &ROUND_FILLS, RoundFill::FromLeft)?;
+    let round_starter = f.choice("round-starter", &ROUND_STARTERS, RoundStarter::Alternate)?;
+    let round_blocks = f.bool("round-blocks", false)?;
+    let pits_to_go_on = f.number("round-pits-to-go-on", Some(1))?;
+    if !(1..=n as u64).contains(&pits_to_go_on) {
+        return Err(error(
+            "round-pits-to-go-on",
+            format!("{pits_to_go_on} is not from 1 to the {n} pits of a row"),
+        ));
+    }
+    let rounds = Rounds {
+        fill: round_fill,
+        starter: round_starter,
+        blocks: round_blocks,
+        pits_to_go_on: pits_to_go_on as u8,
+    };
+    if !in_rounds {
+        let unused = [
+            ("round-fill", round_fill != RoundFill::FromLeft),
+            ("round-starter", round_starter != RoundStarter::Alternate),
+            ("round-blocks", round_blocks),
+            ("round-pits-to-go-on", pits_to_go_on != 1),
+        ];
+        if let Some((field, _)) = unused.iter().find(|(_, set)| *set) {
+            return Err(error(field, "needs rounds = true"));
+        }
+    }
     let laps = match lap_kind {
         LapKind::Single => Laps::Single { captures },
         LapKind::Relay => Laps::Relay { captures },
@@ -762,6 +858,8 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         chain_stops_at_origin,
         capture_empty_opposite,
         capture_takes_own,
+        capture_past_empty,
+        past_empty_takes_facing,
         grand_slam,
         extra_turn_in_store,
         must_feed,
@@ -772,6 +870,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         ends_below: ends_below as u8,
         no_progress_limit: (limit > 0).then_some(limit as u16),
         stores,
+        rounds: in_rounds.then_some(rounds),
     };
     check(&rules)?;
     Ok(rules)
@@ -909,6 +1008,55 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             "needs a fixed number of counters (any-total = false)",
         ));
     }
+    if rules.past_empty_takes_facing && !rules.capture_past_empty {
+        return Err(error(
+            "past-empty-takes-facing",
+            "needs capture-past-empty = true",
+        ));
+    }
+    if rules.capture_past_empty {
+        let clash = [
+            ("capture-empty-opposite", rules.capture_empty_opposite),
+            ("sow-own-store", rules.sow_own_store),
+            ("grand-slam", rules.grand_slam != GrandSlam::Captures),
+            (
+                "laps",
+                !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
+            ),
+        ];
+        if let Some((field, _)) = clash.iter().find(|(_, on)| *on) {
+            return Err(error(
+                field,
+                "is implemented without capture-past-empty (a capture past an empty pit is a \
+                 capture rule of its own, for one-lap or relay moves that sow no store)",
+            ));
+        }
+    }
+    if rules.rounds.is_some() {
+        if !matches!(rules.start, Start::Uniform(_)) || rules.any_total {
+            return Err(error(
+                "rounds",
+                "needs the same start count in every pit, and the game's own total (each round \
+                 is filled at that count)",
+            ));
+        }
+        if !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }) {
+            return Err(error(
+                "rounds",
+                "is implemented for laps = \"single\" or \"relay\" only",
+            ));
+        }
+        if !matches!(
+            rules.leftover,
+            Leftover::RowOwner | Leftover::LastMover | Leftover::SplitOddToTrailing
+        ) {
+            return Err(error(
+                "leftover",
+                "a match of rounds needs every counter left to go to a player (\"row-owner\", \
+                 \"last-mover\" or \"split-odd-to-trailing\"): the next round is filled from them",
+            ));
+        }
+    }
     if rules.leftover == Leftover::LastMover && rules.extra_turn_in_store {
         return Err(error(
             "leftover",
@@ -933,7 +1081,13 @@ pub fn write(rules: &Rules) -> String {
         Laps::RelayWithOpposite { captures } => ("relay-with-opposite", captures),
         Laps::RelayFours => ("relay-fours", CaptureCounts::NONE),
     };
-    let values: [String; 36] = [
+    let rounds = rules.rounds.unwrap_or(Rounds {
+        fill: RoundFill::FromLeft,
+        starter: RoundStarter::Alternate,
+        blocks: false,
+        pits_to_go_on: 1,
+    });
+    let values: [String; 43] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -960,6 +1114,8 @@ pub fn write(rules: &Rules) -> String {
         rules.chain_stops_at_origin.to_string(),
         rules.capture_empty_opposite.to_string(),
         rules.capture_takes_own.to_string(),
+        rules.capture_past_empty.to_string(),
+        rules.past_empty_takes_facing.to_string(),
         word(name_of(&GRAND_SLAMS, rules.grand_slam)),
         rules.extra_turn_in_store.to_string(),
         rules.must_feed.to_string(),
@@ -970,6 +1126,11 @@ pub fn write(rules: &Rules) -> String {
         word(name_of(&LEFTOVERS, rules.leftover)),
         rules.no_progress_limit.unwrap_or(0).to_string(),
         rules.stores.to_string(),
+        rules.rounds.is_some().to_string(),
+        word(name_of(&ROUND_FILLS, rounds.fill)),
+        word(name_of(&ROUND_STARTERS, rounds.starter)),
+        rounds.blocks.to_string(),
+        rounds.pits_to_go_on.to_string(),
     ];
     FIELDS
         .iter()

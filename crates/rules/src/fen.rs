@@ -1,4 +1,6 @@
-//! Position strings (RULES.md, "Position strings"): `<pits…>-<South captured>-<North captured>-<S|N>[-<S|N|X>-<S|N|X>]`.
+//! Position strings (RULES.md, "Position strings"): `<pits…>-<South captured>-<North captured>-<S|N>[-<S|N|X>-<S|N|X>]`;
+//! in a match of rounds a blocked pit is written `x`, and one more field says who started the
+//! round (`S` or `N`).
 
 use std::fmt;
 
@@ -34,6 +36,11 @@ pub enum PositionStringError {
     BadSide { text: String },
     /// An Anywoli capture field is not `S`, `N` or `X`.
     BadHolder { field: &'static str, text: String },
+    /// A pit is blocked (`x`) in a match of rounds whose rounds block none (elsewhere an `x` is
+    /// a [`PositionStringError::BadCount`]).
+    BlockedPit { field: String },
+    /// The round's starter is not `S` or `N`.
+    BadRoundStarter { text: String },
 }
 
 impl fmt::Display for PositionStringError {
@@ -73,6 +80,12 @@ impl fmt::Display for PositionStringError {
             PositionStringError::BadHolder { field, text } => {
                 write!(f, "{field} is '{text}', expected S, N or X")
             }
+            PositionStringError::BlockedPit { field } => {
+                write!(f, "{field} is blocked ('x'), but this game blocks no pits")
+            }
+            PositionStringError::BadRoundStarter { text } => {
+                write!(f, "the round's starter is '{text}', expected S or N")
+            }
         }
     }
 }
@@ -89,7 +102,10 @@ impl Position {
     /// Number of fields in `variant`'s position strings.
     pub fn field_count(variant: Variant) -> usize {
         let rules = variant.rules();
-        rules.pit_count() + 3 + if rules.tracks_four_holders() { 2 } else { 0 }
+        rules.pit_count()
+            + 3
+            + if rules.tracks_four_holders() { 2 } else { 0 }
+            + rules.rounds.is_some() as usize
     }
 
     /// Parses a position string of `variant`.
@@ -109,7 +125,17 @@ impl Position {
         }
         let len = rules.pit_count();
         let mut counts = [0u64; MAX_PITS + 2];
+        let mut blocked = 0u32;
         for (i, text) in fields[..len + 2].iter().enumerate() {
+            if i < len && *text == "x" && rules.rounds.is_some() {
+                if !rules.blocks_pits() {
+                    return Err(PositionStringError::BlockedPit {
+                        field: field_name(i, rules.pits_per_row),
+                    });
+                }
+                blocked |= 1 << i;
+                continue;
+            }
             counts[i] = parse_count(text).ok_or_else(|| PositionStringError::BadCount {
                 field: field_name(i, rules.pits_per_row),
                 text: text.to_string(),
@@ -148,6 +174,19 @@ impl Position {
         } else {
             (None, None)
         };
+        let round_starter = if rules.rounds.is_some() {
+            match fields[expected - 1] {
+                "S" => Side::South,
+                "N" => Side::North,
+                other => {
+                    return Err(PositionStringError::BadRoundStarter {
+                        text: other.to_string(),
+                    });
+                }
+            }
+        } else {
+            Side::South
+        };
         // Every count is at most the total (<= 127), so the narrowing below is exact.
         let mut pits = [0u8; MAX_PITS];
         for (pit, &count) in pits.iter_mut().zip(&counts[..len]) {
@@ -161,6 +200,8 @@ impl Position {
             side_to_move,
             last_four,
             first_capture,
+            blocked,
+            round_starter,
         })
     }
 }
@@ -203,8 +244,12 @@ fn holder_letter(holder: Option<Side>) -> char {
 impl fmt::Display for Position {
     /// The position string.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for count in self.pits() {
-            write!(f, "{count}-")?;
+        for (pit, count) in self.pits().iter().enumerate() {
+            if self.is_blocked(pit) {
+                f.write_str("x-")?;
+            } else {
+                write!(f, "{count}-")?;
+            }
         }
         write!(
             f,
@@ -220,6 +265,9 @@ impl fmt::Display for Position {
                 holder_letter(self.last_four),
                 holder_letter(self.first_capture)
             )?;
+        }
+        if self.rules().rounds.is_some() {
+            write!(f, "-{}", self.round_starter.letter())?;
         }
         Ok(())
     }

@@ -6,6 +6,8 @@ use std::fmt;
 use super::legality::{IllegalMove, IllegalReason};
 use super::moves::{Move, MoveList};
 use super::position::{Ending, GameResult, Position};
+use super::rounds::RoundEnd;
+use super::side::Side;
 use super::variant::LastFourRule;
 
 /// Moves in a row without a capture that end the game, in the games that have that rule (see
@@ -22,6 +24,8 @@ struct Ply {
     /// Moves in a row, ending with this one, that captured nothing.
     quiet_run: u16,
     ending: Option<Ending>,
+    /// The round this move ended, in a match of rounds (`after` is then the next round's start).
+    round_end: Option<RoundEnd>,
 }
 
 /// A game from a base position (the one given to `position`), with its history.
@@ -69,14 +73,48 @@ impl fmt::Display for UndoError {
 impl std::error::Error for UndoError {}
 
 impl Game {
-    /// A game starting at `base`, with no history before it.
+    /// A game starting at `base`, with no history before it. In a match of rounds, a `base`
+    /// whose round is over (and not the match) is dealt into the next round at once, as if the
+    /// side not to move had made the round's last move.
     pub fn new(base: Position, last_four_rule: LastFourRule) -> Game {
+        let mut base_ending = base.own_ending();
+        let last_mover = base.side_to_move().opponent();
+        let base = match deal_next_round(&base, base_ending, last_mover, last_four_rule) {
+            Some((next, _)) => {
+                base_ending = next.own_ending();
+                next
+            }
+            None => base,
+        };
         Game {
             last_four_rule,
             base,
-            base_ending: base.own_ending(),
+            base_ending,
             plies: Vec::new(),
         }
+    }
+
+    /// The round the last move ended, in a match of rounds (the current position is then the
+    /// next round's start); `None` after any other move, and before the first.
+    pub fn round_end(&self) -> Option<RoundEnd> {
+        self.plies.last().and_then(|ply| ply.round_end)
+    }
+
+    /// Rounds ended since the base (0 in a game that is not played in rounds).
+    pub fn rounds_ended(&self) -> usize {
+        self.plies
+            .iter()
+            .filter(|ply| ply.round_end.is_some())
+            .count()
+    }
+
+    /// The rounds ended by the moves from the `from`-th on (0: the first since the base): for
+    /// each, how it ended and the next round's start.
+    pub fn round_ends_from(&self, from: usize) -> impl Iterator<Item = (RoundEnd, &Position)> {
+        self.plies
+            .iter()
+            .skip(from)
+            .filter_map(|ply| ply.round_end.map(|end| (end, &ply.after)))
     }
 
     pub fn base(&self) -> &Position {
@@ -146,14 +184,15 @@ impl Game {
             });
         }
         let mut after = *self.position();
+        let mover = after.side_to_move();
         after.check_move(mv)?;
         let effect = after.play_unchecked(mv);
-        let quiet_run = if effect.captured > 0 {
+        let mut quiet_run = if effect.captured > 0 {
             0
         } else {
             self.quiet_run() + 1
         };
-        let ending = after
+        let mut ending = after
             .own_ending()
             .or(effect.endless.then_some(Ending::EndlessMove))
             .or_else(|| {
@@ -165,11 +204,21 @@ impl Game {
                 .no_progress_limit
                 .is_some_and(|limit| quiet_run >= limit)
                 .then_some(Ending::NoProgress));
+        // A round that ends (and not the match) deals the next one: the match goes on from
+        // there. (Should that round end at once too, the match ends with it.)
+        let mut round_end = None;
+        if let Some((next, end)) = deal_next_round(&after, ending, mover, self.last_four_rule) {
+            after = next;
+            ending = next.own_ending();
+            quiet_run = 0;
+            round_end = Some(end);
+        }
         self.plies.push(Ply {
             mv,
             after,
             quiet_run,
             ending,
+            round_end,
         });
         Ok(())
     }
@@ -229,4 +278,19 @@ impl Game {
     pub fn result(&self) -> Option<GameResult> {
         self.final_totals().map(GameResult::from_totals)
     }
+}
+
+/// The next round's start where `ending` ends only a round of a match of rounds (not by a
+/// history rule, and both players can go on), with how the round ended.
+fn deal_next_round(
+    ended: &Position,
+    ending: Option<Ending>,
+    last_mover: Side,
+    last_four_rule: LastFourRule,
+) -> Option<(Position, RoundEnd)> {
+    ended.rules().rounds?;
+    let ending = ending.filter(|ending| !ending.by_history())?;
+    let totals = ended.final_totals(ending, last_four_rule);
+    let next = ended.next_round(totals, last_mover)?;
+    Some((next, RoundEnd { ending, totals }))
 }

@@ -17,6 +17,8 @@ pub enum IllegalReason {
     OpponentsPit,
     /// The pit is empty.
     EmptyPit,
+    /// The pit is blocked for this round (a match of rounds).
+    BlockedPit,
     /// The pit holds fewer counters than the game's least move (`min-move`).
     TooFewToMove,
     /// The game's move filter (`move-filter`) does not let this pit be played now.
@@ -43,6 +45,7 @@ impl fmt::Display for IllegalMove {
             IllegalReason::NoSuchPit => "there is no such pit in this game",
             IllegalReason::OpponentsPit => "that pit belongs to the side not to move",
             IllegalReason::EmptyPit => "that pit is empty",
+            IllegalReason::BlockedPit => "that pit is blocked for this round",
             IllegalReason::TooFewToMove => "that pit holds fewer counters than a move needs",
             IllegalReason::Filtered => "the game's move filter does not let that pit be played now",
             IllegalReason::NotLeftmost => "only the leftmost non-empty pit may be played",
@@ -80,7 +83,11 @@ impl Position {
         }
         let pit = mv.pit(rules.pits_per_row).unwrap_or_default();
         if self.pits[pit] == 0 {
-            return illegal(IllegalReason::EmptyPit);
+            return illegal(if self.is_blocked(pit) {
+                IllegalReason::BlockedPit
+            } else {
+                IllegalReason::EmptyPit
+            });
         }
         if self.pits[pit] < rules.min_move {
             return illegal(IllegalReason::TooFewToMove);

@@ -57,6 +57,7 @@ mod moves;
 pub mod openings;
 mod perft;
 mod position;
+mod rounds;
 mod side;
 mod side_choice;
 mod sowing;
@@ -71,6 +72,7 @@ pub use legality::{IllegalMove, IllegalReason};
 pub use moves::{BadMoveName, MAX_ROW, Move, MoveList};
 pub use perft::{Aborted, perft, perft_divide, perft_until};
 pub use position::{Ending, GameResult, MAX_COUNTERS, MAX_PITS, Position, margin_of};
+pub use rounds::RoundEnd;
 pub use side::Side;
 pub use side_choice::SideChoice;
 pub use sowing::MoveEffect;
@@ -78,6 +80,6 @@ pub use spec::Spec;
 pub use trace::{MoveTrace, SowStep};
 pub use variant::{
     CaptureCounts, CaptureSide, Direction, DirectionRule, GrandSlam, Laps, LastFourRule, Leftover,
-    MAX_REGISTERED, MoveChoice, MoveFilter, OwnEnd, RegisterError, Rules, Start, Unfed,
-    UnknownVariant, Variant,
+    MAX_REGISTERED, MoveChoice, MoveFilter, OwnEnd, RegisterError, RoundFill, RoundStarter, Rounds,
+    Rules, Start, Unfed, UnknownVariant, Variant,
 };

@@ -31,6 +31,10 @@ pub struct Position {
     pub(super) last_four: Option<Side>,
     /// Anywoli: who made the first last-seed capture.
     pub(super) first_capture: Option<Side>,
+    /// A match of rounds: the pits blocked for this round, a bit each (always 0 elsewhere).
+    pub(super) blocked: u32,
+    /// A match of rounds: who moved first in this round (South elsewhere).
+    pub(super) round_starter: Side,
 }
 
 /// Why a game is over.
@@ -156,6 +160,8 @@ impl Position {
             side_to_move,
             last_four,
             first_capture,
+            blocked: 0,
+            round_starter: Side::South,
         })
     }
 
@@ -174,7 +180,27 @@ impl Position {
             side_to_move: Side::South,
             last_four: None,
             first_capture: None,
+            blocked: 0,
+            round_starter: Side::South,
         }
+    }
+
+    /// Whether `pit` is blocked for this round (a match of rounds; never elsewhere).
+    #[inline(always)]
+    pub fn is_blocked(&self, pit: usize) -> bool {
+        self.blocked >> pit & 1 != 0
+    }
+
+    /// The pits blocked for this round, a bit each (pit 0 the lowest).
+    #[inline]
+    pub fn blocked_pits(&self) -> u32 {
+        self.blocked
+    }
+
+    /// Who moved first in this round (a match of rounds; South elsewhere).
+    #[inline]
+    pub fn round_starter(&self) -> Side {
+        self.round_starter
     }
 
     #[inline]
@@ -434,7 +460,7 @@ impl Position {
             return Some(Ending::BoardEmpty);
         }
         let rules = S::rules(self);
-        if rules.majority_ends && self.has_majority(on_board) {
+        if rules.majority_ends && self.has_majority(rules, on_board) {
             return Some(Ending::Majority);
         }
         if on_board < rules.ends_below as u32 {
@@ -460,14 +486,23 @@ impl Position {
             OwnEnd::MoverRowEmpty => {
                 (self.row_total_for::<S>(self.side_to_move) == 0).then_some(Ending::RowEmpty)
             }
-            OwnEnd::Majority => self.has_majority(on_board).then_some(Ending::Majority),
+            OwnEnd::Majority => self
+                .has_majority(rules, on_board)
+                .then_some(Ending::Majority),
         }
     }
 
-    /// Whether a player has captured more than half of the counters, or both exactly half.
+    /// Whether a player has captured more than half of the counters, or both exactly half; in a
+    /// match of rounds, more than the counters less those the other needs to go on (so that the
+    /// other could not), or both exactly that.
     #[inline(always)]
-    fn has_majority(&self, on_board: u32) -> bool {
+    fn has_majority(&self, rules: &Rules, on_board: u32) -> bool {
         let total = on_board + self.captured[0] as u32 + self.captured[1] as u32;
+        if let Some(rounds) = rules.rounds {
+            let most = total.saturating_sub(rules.round_need(rounds));
+            let [south, north] = self.captured.map(u32::from);
+            return south > most || north > most || (south == most && north == most);
+        }
         let [south, north] = self.captured.map(|c| 2 * c as u32);
         south > total || north > total || (south == total && north == total)
     }

@@ -245,6 +245,7 @@ impl Position {
             Laps::Single { .. }
                 if !rules.plain_ring()
                     || rules.capture_empty_opposite
+                    || rules.capture_past_empty
                     || rules.direction_rule != DirectionRule::Fixed
                     || rules.passing_captures != PassingCaptures::Off
                     || rules.store_one_per_lap =>
@@ -422,6 +423,9 @@ impl Position {
         row_held: bool,
     ) {
         let mover = self.side_to_move;
+        if rules.capture_past_empty {
+            return self.capture_past_empty(rules, landing);
+        }
         if rules.capture_empty_opposite {
             let facing = rules.pit_count() - 1 - landing;
             if self.owner(landing) == mover && self.pits[landing] == 1 && self.pits[facing] > 0 {
@@ -443,6 +447,55 @@ impl Position {
             }
             _ => self.capture_on_side(rules, landing, origin, captures, row_held),
         }
+    }
+
+    /// The capture past an empty pit ([`Rules::capture_past_empty`]) at the end of a move whose
+    /// last counter fell in `landing`.
+    fn capture_past_empty(&mut self, rules: &Rules, landing: usize) {
+        if matches!(rules.laps, Laps::Single { .. }) && self.pits[landing] < 2 {
+            return;
+        }
+        let mover = self.side_to_move;
+        let side_ok = |pos: &Position, pit: usize| match rules.capture_side {
+            CaptureSide::Any => true,
+            CaptureSide::Own => pos.owner(pit) == mover,
+            CaptureSide::Opponent => pos.owner(pit) != mover,
+        };
+        let mut first = None;
+        let mut at = landing;
+        loop {
+            let gap = self.next_open(rules, at);
+            let beyond = self.next_open(rules, gap);
+            if self.pits[gap] != 0 || self.pits[beyond] == 0 || !side_ok(self, beyond) {
+                break;
+            }
+            self.captured[mover.index()] += self.pits[beyond];
+            self.pits[beyond] = 0;
+            first.get_or_insert(beyond);
+            if !rules.capture_chain {
+                break;
+            }
+            at = beyond;
+        }
+        if let Some(first) = first
+            && rules.past_empty_takes_facing
+        {
+            let facing = rules.pit_count() - 1 - first;
+            if side_ok(self, facing) {
+                self.captured[mover.index()] += self.pits[facing];
+                self.pits[facing] = 0;
+            }
+        }
+    }
+
+    /// The pit after `pit` in the sowing direction, passing by the pits blocked for the round.
+    #[inline(always)]
+    pub(crate) fn next_open(&self, rules: &Rules, pit: usize) -> usize {
+        let mut next = step(rules, pit);
+        while rules.blocks_pits() && self.is_blocked(next) {
+            next = step(rules, next);
+        }
+        next
     }
 
     /// One lap of a [`Laps::Relay`] move from `lap_origin`: sown, then either relayed from its
@@ -479,14 +532,15 @@ impl Position {
                     CaptureSide::Own => self.owner(landing) == self.side_to_move,
                     CaptureSide::Opponent => self.owner(landing) != self.side_to_move,
                 };
-                let captures_here = on(rules.capture_side) && captures.contains(count);
+                let captures_here =
+                    on(rules.capture_side) && captures.contains(count) && !rules.capture_past_empty;
                 let relay_ok = (rules.relay_counts.is_empty()
                     || rules.relay_counts.contains(count))
                     && on(rules.relay_side);
                 let next = match rules.relay_from {
                     RelayFrom::Landing => (count > 1).then_some(landing),
                     RelayFrom::NextPit => {
-                        let next = step(rules, landing);
+                        let next = self.next_open(rules, landing);
                         (self.pits[next] > 0).then_some(next)
                     }
                 };
@@ -531,7 +585,9 @@ impl Position {
             self.captured[mover.index()] += 1;
             tell(PassingStep::Store(mover));
         }
-        if rules.passing_captures != PassingCaptures::Off {
+        if rules.passing_captures != PassingCaptures::Off
+            || (rules.blocks_pits() && self.blocked != 0)
+        {
             return self.sow_lap_passing(rules, origin, captures, tell);
         }
         let before = *self;
@@ -566,7 +622,7 @@ impl Position {
     }
 
     /// One lap a counter at a time, with the captures made in passing (and told to `tell`: each
-    /// counter's place, then any capture it makes).
+    /// counter's place, then any capture it makes), passing by the pits blocked for the round.
     pub(crate) fn sow_lap_passing(
         &mut self,
         rules: &Rules,
@@ -588,6 +644,13 @@ impl Position {
                 LastCounter::Store => LastCounter::Pit(step(rules, store)),
             };
             if last == LastCounter::Pit(origin) && rules.skip_origin {
+                continue;
+            }
+            // A pit blocked for the round is passed by.
+            if let LastCounter::Pit(pit) = last
+                && rules.blocks_pits()
+                && self.is_blocked(pit)
+            {
                 continue;
             }
             hand -= 1;

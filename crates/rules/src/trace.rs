@@ -54,7 +54,8 @@ impl Position {
             match rules.laps {
                 Laps::Single { captures }
                     if rules.passing_captures != PassingCaptures::Off
-                        || rules.store_one_per_lap =>
+                        || rules.store_one_per_lap
+                        || self.blocked != 0 =>
                 {
                     let row_held = self.opponent_row_held(rules);
                     let mut pos = *self;

@@ -256,6 +256,49 @@ pub enum Leftover {
     LastMover,
 }
 
+/// A match of rounds: when a round ends, each player fills their own row again from the counters
+/// they hold, the start's count a pit, and plays on, until a player cannot fill enough pits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rounds {
+    /// Which end of a row is filled first.
+    pub fill: RoundFill,
+    /// Who moves first in the next round.
+    pub starter: RoundStarter,
+    /// Pits a player cannot fill are blocked for the round: nobody sows into them or plays them
+    /// (else they are only empty).
+    pub blocks: bool,
+    /// The match ends when a round leaves a player fewer counters than this many pits take at
+    /// the start's count; a round also ends the match as soon as a player has captured more than
+    /// the counters less that many (the other could not go on).
+    pub pits_to_go_on: u8,
+}
+
+/// Where a new round's counters go first in each row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoundFill {
+    /// From the player's left (as they face the board).
+    FromLeft,
+    /// From the player's right.
+    FromRight,
+    /// From both ends of the board inwards, alternately: first the pit at the board's left end
+    /// as South sees it (South's leftmost, North's rightmost), then the other end's, then the
+    /// second from the left end, and so on to the middle.
+    OutsideIn,
+}
+
+/// Who moves first in a new round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoundStarter {
+    /// The player who did not start the round that ended.
+    Alternate,
+    /// The player with fewer counters at the round's end (after a drawn round: as `Alternate`).
+    Loser,
+    /// The player with more counters at the round's end (after a drawn round: as `Alternate`).
+    Winner,
+    /// The player who made the round's last move.
+    LastMover,
+}
+
 /// The counters of the start position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Start {
@@ -325,6 +368,14 @@ pub struct Rules {
     /// With `capture_empty_opposite`: the last counter is taken with the facing pit (else it
     /// stays where it fell).
     pub capture_takes_own: bool,
+    /// The end of a move captures past an empty pit: where the pit after the last one is empty,
+    /// the pit after that is taken (on `capture_side`; with `capture_chain`, again from there
+    /// onwards, in the sowing direction). A one-lap move needs its last pit to have held
+    /// counters before; `capture_counts` then only serve captures in passing.
+    pub capture_past_empty: bool,
+    /// With `capture_past_empty`: a move that captured so also takes the pit facing the first
+    /// pit it took, if that holds counters (and is on `capture_side`).
+    pub past_empty_takes_facing: bool,
     pub grand_slam: GrandSlam,
     /// A last counter into the mover's own store gives the mover another move.
     pub extra_turn_in_store: bool,
@@ -345,6 +396,8 @@ pub struct Rules {
     /// Captured counters are kept in stores on the board rather than beside it: how a board is
     /// drawn, nothing more.
     pub stores: bool,
+    /// A match of rounds; `None`: one game.
+    pub rounds: Option<Rounds>,
 }
 
 impl Rules {
@@ -460,10 +513,24 @@ impl Rules {
         }
     }
 
-    /// Whether a one-lap sowing follows the plain ring of pits (no store in it, no pit skipped):
-    /// the common case, sown without a branch per pit.
+    /// Whether a one-lap sowing follows the plain ring of pits (no store in it, no pit skipped,
+    /// no pit a round may block): the common case, sown without a branch per pit.
     pub const fn plain_ring(&self) -> bool {
-        !self.sow_own_store && !self.skip_origin
+        !self.sow_own_store && !self.skip_origin && self.rounds.is_none()
+    }
+
+    /// Whether the game is a match of rounds whose rounds may block pits (a position then says
+    /// which; sowing passes them by).
+    #[inline(always)]
+    pub const fn blocks_pits(&self) -> bool {
+        matches!(self.rounds, Some(Rounds { blocks: true, .. }))
+    }
+
+    /// The counters a player needs to play another round of `rounds`: its pits to go on at the
+    /// start's count (a game in rounds starts with the same count in every pit).
+    #[inline]
+    pub const fn round_need(&self, rounds: Rounds) -> u32 {
+        rounds.pits_to_go_on as u32 * self.start_count(0) as u32
     }
 }
 
@@ -494,6 +561,8 @@ const COMMON: Rules = Rules {
     chain_stops_at_origin: true,
     capture_empty_opposite: false,
     capture_takes_own: true,
+    capture_past_empty: false,
+    past_empty_takes_facing: false,
     grand_slam: GrandSlam::Captures,
     extra_turn_in_store: false,
     must_feed: false,
@@ -504,6 +573,7 @@ const COMMON: Rules = Rules {
     ends_below: 0,
     no_progress_limit: Some(100),
     stores: false,
+    rounds: None,
     laps: Laps::Single {
         captures: CaptureCounts::NONE,
     },

@@ -4,7 +4,7 @@
 //! `A B C a b c A …` unless the game says otherwise.
 
 use mancala_rules::{
-    Ending, Game, IllegalReason, LastFourRule, Move, Position, SowStep, Variant, definition,
+    Ending, Game, IllegalReason, LastFourRule, Move, Position, Side, SowStep, Variant, definition,
 };
 
 /// Registers a 2×3 game of any total with `rules` added to its file.
@@ -479,4 +479,240 @@ fn a_move_cut_by_the_lap_limit_is_told_as_far_as_it_is_played() {
     let mut after = before;
     after.play(mv("A")).unwrap();
     assert_eq!(trace.replay(&before).pits(), after.pits(), "{trace}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A match of rounds
+
+/// Registers a 2×3 match of rounds, 2 a pit (12 counters), captures on 2, the empty board ending
+/// a round, with `rules` added to its file.
+fn rounds_game(name: &str, rules: &str) -> Variant {
+    game_file(&format!(
+        "name = \"{name}\"\npits-per-row = 3\nstart = 2\ncapture-counts = [2]\n\
+         leftover = \"row-owner\"\nrounds = true\nround-blocks = true\n{rules}"
+    ))
+}
+
+fn game_file(text: &str) -> Variant {
+    definition::register(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+#[test]
+fn a_round_that_ends_deals_the_next_from_what_each_player_holds() {
+    let rounds = rounds_game("rounds-deal", "round-fill = \"from-right\"\n");
+    // `C` sows into `a`, which makes 2: captured, and the board is empty. South holds 8 (three
+    // pits of 2, and 2 left in the store); North 4: its two rightmost pits `c b`, and `a` is
+    // blocked. North did not start this round: North starts the next.
+    let mut game = Game::new(
+        position(rounds, "0-0-1-1-0-0-6-4-S-S"),
+        LastFourRule::default(),
+    );
+    game.play(mv("C")).unwrap();
+    assert_eq!(game.position().to_string(), "2-2-2-x-2-2-2-0-N-N");
+    let end = game.round_end().expect("the move ended a round");
+    assert_eq!((end.ending, end.totals), (Ending::BoardEmpty, [8, 4]));
+    assert!(!game.is_over());
+    assert_eq!(game.rounds_ended(), 1);
+    // Filled from the left instead, North's `a b` are filled and `c` is blocked.
+    let left = rounds_game("rounds-deal-left", "round-fill = \"from-left\"\n");
+    let mut game = Game::new(
+        position(left, "0-0-1-1-0-0-6-4-S-S"),
+        LastFourRule::default(),
+    );
+    game.play(mv("C")).unwrap();
+    assert_eq!(game.position().to_string(), "2-2-2-2-2-x-2-0-N-N");
+    // Taken back, the round is as it was.
+    game.undo(1).unwrap();
+    assert_eq!(game.position().to_string(), "0-0-1-1-0-0-6-4-S-S");
+    assert_eq!(game.round_end(), None);
+}
+
+#[test]
+fn a_blocked_pit_is_passed_by_and_cannot_be_played() {
+    let rounds = rounds_game("rounds-blocked", "");
+    // `A` sows `B C`, passes the blocked `a`, and drops its last counter in `b`.
+    assert_eq!(
+        play(rounds, "3-0-0-x-0-0-3-6-S-S", "A"),
+        ("0-1-1-x-1-0-3-6-N-S".to_string(), false)
+    );
+    // A blocked pit holds nothing: no move from it, and its string says `x`, not a count.
+    let pos = position(rounds, "3-0-0-x-1-0-2-6-N-S");
+    assert_eq!(pos.legal_moves().to_string(), "b");
+    assert!(pos.is_blocked(3) && !pos.is_blocked(4));
+    // A game whose rounds block nothing has no `x`; every match of rounds says who started.
+    let open = game_file(
+        "name = \"rounds-open\"\npits-per-row = 3\nstart = 2\ncapture-counts = [2]\n\
+         leftover = \"row-owner\"\nrounds = true\n",
+    );
+    let error = Position::from_position_string(open, "3-0-0-x-1-0-2-6-N-S").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "pit a is blocked ('x'), but this game blocks no pits"
+    );
+    let error = Position::from_position_string(rounds, "3-0-0-x-1-0-2-6-N").unwrap_err();
+    assert!(error.to_string().contains("10 fields"), "{error}");
+}
+
+#[test]
+fn the_next_round_s_starter_follows_the_game_s_rule() {
+    let starter = |rule: &str, totals: [u32; 2], last_mover: Side| {
+        let rounds = rounds_game(
+            &format!("rounds-starter-{rule}"),
+            &format!("round-starter = \"{rule}\"\n"),
+        );
+        // North started this round (the last field).
+        let ended = position(rounds, "0-0-0-0-0-0-6-6-S-N");
+        let next = ended.next_round(totals, last_mover).expect("both go on");
+        assert_eq!(next.side_to_move(), next.round_starter());
+        next.side_to_move()
+    };
+    use Side::{North, South};
+    assert_eq!(starter("alternate", [8, 4], North), South);
+    assert_eq!(starter("loser", [8, 4], North), North);
+    assert_eq!(starter("winner", [8, 4], North), South);
+    assert_eq!(starter("winner", [4, 8], South), North);
+    assert_eq!(starter("last-mover", [8, 4], North), North);
+    // After a drawn round the result chooses nobody: who did not start it starts.
+    assert_eq!(starter("loser", [6, 6], North), South);
+    assert_eq!(starter("winner", [6, 6], North), South);
+}
+
+#[test]
+fn a_player_who_cannot_fill_the_pits_to_go_on_loses_the_match() {
+    let rounds = rounds_game("rounds-short", "round-pits-to-go-on = 2\n");
+    // North ends the round with 2 counters, short of the 4 that two pits take: the match ends.
+    let mut game = Game::new(
+        position(rounds, "0-0-1-1-0-0-8-2-S-S"),
+        LastFourRule::default(),
+    );
+    game.play(mv("C")).unwrap();
+    assert!(game.is_over());
+    assert_eq!(game.round_end(), None);
+    assert_eq!(game.result(), Some(mancala_rules::GameResult::SouthWins));
+    assert_eq!(game.score(), [10, 2]);
+}
+
+#[test]
+fn in_a_match_of_rounds_a_majority_is_what_leaves_the_other_short() {
+    // Two pits of 2 to go on: a player with more than 12 - 4 = 8 captured ends the match.
+    let rounds = rounds_game(
+        "rounds-majority",
+        "round-pits-to-go-on = 2\nmajority-ends = true\n",
+    );
+    assert_eq!(
+        final_totals(rounds, "1-1-0-0-0-1-9-0-N-S").0,
+        Ending::Majority
+    );
+    // More than half, but the other can still fill two pits: the round goes on.
+    assert_eq!(position(rounds, "1-1-0-1-0-1-8-0-N-S").own_ending(), None);
+}
+
+#[test]
+fn a_position_whose_round_is_over_starts_the_next_round() {
+    let rounds = rounds_game("rounds-given", "round-starter = \"last-mover\"\n");
+    // The board is empty: the round is over, North (not to move) made its last move.
+    let game = Game::new(
+        position(rounds, "0-0-0-0-0-0-5-7-S-S"),
+        LastFourRule::default(),
+    );
+    assert_eq!(game.position().to_string(), "2-2-x-2-2-2-1-1-N-N");
+    assert!(!game.is_over());
+}
+
+#[test]
+fn a_round_may_be_filled_from_both_ends_inwards() {
+    let rounds = rounds_game("rounds-outside-in", "round-fill = \"outside-in\"\n");
+    // South holds 4: its left end `A`, then the other end `C`; `B` in the middle is blocked.
+    // North holds 8: the board's left end is North's rightmost `c`, then `a`, then `b`, and 2
+    // stay in its store.
+    let ended = position(rounds, "0-0-0-0-0-0-4-8-S-S");
+    let next = ended.next_round([4, 8], Side::North).unwrap();
+    assert_eq!(next.to_string(), "2-x-2-2-2-2-0-2-N-N");
+    let short = ended.next_round([10, 2], Side::North).unwrap();
+    assert_eq!(short.to_string(), "2-2-2-x-x-2-4-0-N-N");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Captures past an empty pit
+
+/// Registers a 2×4 game of any total that captures past an empty pit, with `rules` added.
+fn game4(name: &str, rules: &str) -> Variant {
+    game_file(&format!(
+        "name = \"{name}\"\npits-per-row = 4\nstart = 2\nany-total = true\n\
+         capture-past-empty = true\n{rules}"
+    ))
+}
+
+#[test]
+fn a_move_captures_past_the_empty_pit_after_its_last() {
+    let past = game4("past-empty", "");
+    // 2×4: South `A B C D` are pits 0 to 3, North `a b c d` pits 4 to 7. `A` sows `B C`; `C`
+    // held a counter before, the next pit `D` is empty: the pit after it, `a`, is taken.
+    assert_eq!(
+        play(past, "2-0-1-0-3-1-0-0-0-0-S", "A"),
+        ("0-1-2-0-0-1-0-0-3-0-N".to_string(), false)
+    );
+    // A last counter into an empty pit captures nothing in a one-lap game.
+    assert_eq!(
+        play(past, "2-0-0-0-3-1-0-0-0-0-S", "A"),
+        ("0-1-1-0-3-1-0-0-0-0-N".to_string(), false)
+    );
+    // Nothing past a pit that holds counters, nor an empty pit past the gap.
+    assert_eq!(
+        play(past, "2-0-1-1-3-1-0-0-0-0-S", "A"),
+        ("0-1-2-1-3-1-0-0-0-0-N".to_string(), false)
+    );
+    // With a chain: `a` taken, then `b` is full so the chain ends; with `b` empty, `c` is next.
+    let chain = game4("past-empty-chain", "capture-chain = true\n");
+    assert_eq!(
+        play(chain, "2-0-1-0-3-0-2-0-0-0-S", "A"),
+        ("0-1-2-0-0-0-0-0-5-0-N".to_string(), false)
+    );
+    // On a side: only the opponent's pits are taken.
+    let theirs = game4("past-empty-theirs", "capture-side = \"opponent\"\n");
+    assert_eq!(
+        play(theirs, "0-1-0-2-0-1-0-0-0-0-N", "b"),
+        ("0-1-0-2-0-0-1-0-0-0-S".to_string(), false)
+    );
+}
+
+#[test]
+fn a_relay_move_captures_past_the_empty_pit_where_its_laps_end() {
+    let relay = game4(
+        "past-empty-relay",
+        "laps = \"relay\"\nrelay-from = \"next-pit\"\n",
+    );
+    // `A` sows `B`, which held nothing; the next pit `C` holds 1: lifted and sown into `D`; the
+    // pit after `D`, `a`, is empty: the laps end, and `b`, past it, is taken.
+    assert_eq!(
+        play(relay, "1-0-1-0-0-2-0-0-0-0-S", "A"),
+        ("0-1-0-1-0-0-0-0-2-0-N".to_string(), false)
+    );
+}
+
+#[test]
+fn a_capture_past_an_empty_pit_may_take_the_pit_facing_it_too() {
+    let facing = game4("past-empty-facing", "past-empty-takes-facing = true\n");
+    // `A` sows `B C`; past the empty `D`, `a` (pit 4) is taken, and the pit facing it, `D`
+    // (pit 3)... is the empty gap: nothing more. Past `B` instead: `A` sows `B` alone, `C` is
+    // empty, `D` (pit 3) is taken with its facing pit `a` (pit 4).
+    assert_eq!(
+        play(facing, "2-0-1-0-3-1-0-0-0-0-S", "A"),
+        ("0-1-2-0-0-1-0-0-3-0-N".to_string(), false)
+    );
+    assert_eq!(
+        play(facing, "1-1-0-2-3-1-0-0-0-0-S", "A"),
+        ("0-2-0-0-0-1-0-0-5-0-N".to_string(), false)
+    );
+    // Without a capture, the facing pit stays.
+    assert_eq!(
+        play(facing, "1-1-1-2-3-1-0-0-0-0-S", "A"),
+        ("0-2-1-2-3-1-0-0-0-0-N".to_string(), false)
+    );
+    // Only with captures past an empty pit.
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 4\nstart = 2\npast-empty-takes-facing = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "past-empty-takes-facing");
 }

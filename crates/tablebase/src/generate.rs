@@ -113,6 +113,11 @@ impl std::fmt::Display for BuildError {
                     "{v} has no tables: its play is forced (query side solves it)"
                 )
             }
+            BuildError::NoTables(v) if v.rules().blocks_pits() => write!(
+                f,
+                "{v} has no tables: its rounds block pits, which the tables do not index \
+                 (solve computes a round's value)"
+            ),
             BuildError::NoTables(v) => write!(
                 f,
                 "{v} has no tables: endless play gives each player their own row, so its value \

@@ -36,10 +36,13 @@ use mancala_rules::{LastFourRule, Leftover, MAX_PITS, Position, Side, Variant};
 /// four's receiver (who does not change without a capture). Each row to its owner does not,
 /// unless the game cannot cycle at all, as in a game that sows into stores (a hand that leaves
 /// the mover's row drops a counter in the store, and one that stays in it moves every counter
-/// closer to it).
+/// closer to it). A match of rounds whose rounds block pits has none either: the tables do not
+/// index blocked pits.
 pub fn has_tables(variant: Variant) -> bool {
     let rules = variant.rules();
-    !rules.has_forced_moves() && (rules.leftover != Leftover::RowOwner || rules.sow_own_store)
+    !rules.has_forced_moves()
+        && !rules.blocks_pits()
+        && (rules.leftover != Leftover::RowOwner || rules.sow_own_store)
 }
 
 /// The games known now that have tables ([`has_tables`]).

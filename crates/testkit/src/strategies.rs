@@ -41,10 +41,22 @@ pub fn position_string(variant: Variant) -> impl Strategy<Value = String> {
                 }] += 1;
             }
             let mut fields: Vec<String> = counts.iter().map(u32::to_string).collect();
+            if variant.rules().blocks_pits() {
+                // Some empty pits blocked for the round.
+                for (pit, field) in fields[..len].iter_mut().enumerate() {
+                    if field == "0" && (pit + four) % 3 == 0 {
+                        *field = "x".to_string();
+                    }
+                }
+            }
             fields.push(if north { "N" } else { "S" }.to_string());
             if variant.rules().tracks_four_holders() {
                 fields.push(["S", "N", "X"][four].to_string());
                 fields.push(["S", "N", "X"][first].to_string());
+            }
+            if variant.rules().rounds.is_some() {
+                // Who started the round.
+                fields.push(["S", "N", "N"][first].to_string());
             }
             fields.join("-")
         })
@@ -87,7 +99,8 @@ fn start_of(v: Variant) -> impl Strategy<Value = (Variant, String)> {
 /// The text of a random game file that the engine implements: any board from 2x2 to 2x12, a
 /// uniform start or a pattern, and the rules in any combination the engine plays (one lap with
 /// counts or Kalah's capture, stores sown or not, origin skipped or not, chains, grand slam,
-/// extra turns, feeding, every end; or one of the two relay kinds with what they need). The
+/// extra turns, feeding, every end, matches of rounds; or one of the two relay kinds with what
+/// they need). The
 /// name is made from the rules, so that the same rules come back as the same game.
 pub fn game_definition() -> impl Strategy<Value = String> {
     let board = (2usize..=12, 1u32..=5, any::<bool>(), any::<u64>());
@@ -212,6 +225,13 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                                 ));
                             }
                             lines.push(format!("capture-counts = [{}]", list(&counts)));
+                            // Or the capture past an empty pit at the end (the counts then
+                            // serve captures in passing).
+                            if seed & 128 != 0 && !sow_store && !slam {
+                                lines.push("capture-past-empty = true".into());
+                                lines
+                                    .push(format!("past-empty-takes-facing = {}", seed & 256 != 0));
+                            }
                         }
                         if relay {
                             lines.push("laps = \"relay\"".into());
@@ -295,6 +315,26 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         lines.push(format!("any-total = {any_total}"));
                         lines.push(format!("majority-ends = {majority_ends}"));
                         lines.push(format!("ends-below = {ends_below}"));
+                        // A match of rounds, where the rules allow one: the same count in every
+                        // pit, and every counter left to a player.
+                        if seed & 4 != 0 && !pattern && !any_total && leftover != 0 && leftover != 2
+                        {
+                            lines.push("rounds = true".into());
+                            lines.push(format!(
+                                "round-fill = \"{}\"",
+                                ["from-left", "from-right"][(seed >> 3 & 1) as usize]
+                            ));
+                            lines.push(format!(
+                                "round-starter = \"{}\"",
+                                ["alternate", "loser", "winner", "last-mover"]
+                                    [(seed >> 4 & 3) as usize]
+                            ));
+                            lines.push(format!("round-blocks = {}", seed & 64 != 0));
+                            lines.push(format!(
+                                "round-pits-to-go-on = {}",
+                                1 + (seed >> 7) as usize % n.min(3)
+                            ));
+                        }
                     }
                     None if relay_kind == 0 => {
                         let counts: Vec<u32> = relay_counts.into_iter().collect();

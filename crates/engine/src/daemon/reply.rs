@@ -59,7 +59,7 @@ pub fn variant_list(current: Variant) -> Vec<Reply> {
 fn board_shape(variant: Variant) -> String {
     let rules = variant.rules();
     format!(
-        "{} 2x{} {} counters{}{}",
+        "{} 2x{} {} counters{}{}{}",
         rules.title,
         rules.pits_per_row,
         rules.total(),
@@ -69,6 +69,11 @@ fn board_shape(variant: Variant) -> String {
             ""
         },
         if rules.any_total { ", any total" } else { "" },
+        if rules.rounds.is_some() {
+            ", a match of rounds"
+        } else {
+            ""
+        },
     )
 }
 
@@ -241,7 +246,10 @@ pub fn diagram(game: &Game) -> Vec<Reply> {
     };
     let counts = |pits: &[usize]| -> String {
         pits.iter()
-            .map(|&p| cell(pos.pits()[p].to_string()))
+            .map(|&p| match pos.is_blocked(p) {
+                true => cell("x".to_string()),
+                false => cell(pos.pits()[p].to_string()),
+            })
             .collect()
     };
     let captured = if pos.rules().stores {
@@ -273,6 +281,14 @@ pub fn diagram(game: &Game) -> Vec<Reply> {
             holder(pos.first_capture())
         ));
     }
+    if pos.rules().rounds.is_some() {
+        lines.push(format!(
+            "Match of rounds: {} ended since the position was set; this round started by {} \
+             (x: a pit blocked for the round)",
+            game.rounds_ended(),
+            pos.round_starter()
+        ));
+    }
     lines.push(format!("Position: {pos}"));
     lines.push(format!(
         "Moves played: {}; moves without capture: {}",
@@ -287,6 +303,44 @@ pub fn diagram(game: &Game) -> Vec<Reply> {
         _ => format!("Game over: no; legal moves: {}", game.legal_moves()),
     });
     lines.into_iter().map(Reply::Text).collect()
+}
+
+/// One `info string round over …` line for each round that the moves from the `from`-th on
+/// ended (a match of rounds): how it ended, what each player held, and how the next one starts.
+pub fn rounds_ended(game: &Game, from: usize) -> Vec<Reply> {
+    game.round_ends_from(from)
+        .map(|(end, next)| {
+            let [south, north] = end.totals;
+            let blocked = next.blocked_pits().count_ones();
+            Reply::info_string(format!(
+                "round over ({}): South {south}, North {north}; next round: {} to move, {} \
+                 blocked",
+                end.ending,
+                next.side_to_move(),
+                match blocked {
+                    0 => "no pit".to_string(),
+                    1 => "1 pit".to_string(),
+                    n => format!("{n} pits"),
+                }
+            ))
+        })
+        .collect()
+}
+
+/// The answer to `query round`: `none` in a game that is not played in rounds, else the rounds
+/// ended since the position was set and who started the current one (`south` or `north`).
+pub fn round_word(game: &Game) -> String {
+    match game.position().rules().rounds {
+        None => "none".to_string(),
+        Some(_) => format!(
+            "{} {}",
+            game.rounds_ended(),
+            match game.position().round_starter() {
+                Side::South => "south",
+                Side::North => "north",
+            }
+        ),
+    }
 }
 
 /// The reply to `help`: the commands as [`mancala_protocol::COMMANDS`] declares them, and the

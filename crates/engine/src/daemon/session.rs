@@ -291,14 +291,15 @@ impl Session {
             Command::NewGame => self.engine.new_game(),
             Command::Variant(None) => out.send_all(reply::variant_list(self.engine.variant())),
             Command::Variant(Some(variant)) => self.engine.set_variant(variant),
-            Command::Position { base, moves } => {
-                if let Err(e) = self.engine.set_position(&base, &moves) {
-                    out.send(&reply::error(e));
-                }
-            }
+            Command::Position { base, moves } => match self.engine.set_position(&base, &moves) {
+                Ok(()) => out.send_all(reply::rounds_ended(self.engine.game(), 0)),
+                Err(e) => out.send(&reply::error(e)),
+            },
             Command::Move(moves) => {
-                if let Err(e) = self.engine.play(&moves) {
-                    out.send(&reply::error(e));
+                let before = self.engine.game().moves().len();
+                match self.engine.play(&moves) {
+                    Ok(()) => out.send_all(reply::rounds_ended(self.engine.game(), before)),
+                    Err(e) => out.send(&reply::error(e)),
                 }
             }
             Command::Undo(count) => {
@@ -366,6 +367,7 @@ impl Session {
                 Ok(choice) => return self.out.send_all(reply::side_choice(&choice)),
                 Err(e) => reply::error(e),
             },
+            Query::Round => reply::response(reply::round_word(game)),
             Query::Tablebase => reply::response(
                 self.engine
                     .tablebase_value()

@@ -82,6 +82,10 @@ fn key_with<S: Spec>(pos: &Position, with_captured: bool) -> u64 {
     if rules.tracks_four_holders() {
         state |= holder_code(pos.last_four()) << 24 | holder_code(pos.first_capture()) << 32;
     }
+    if rules.blocks_pits() {
+        // At most 24 pits: bits 40 to 63 (no game both blocks pits and tracks the four holders).
+        state |= (pos.blocked_pits() as u64) << 40;
+    }
     // Pits past the board are always zero: a board of at most 16 pits needs two words.
     let third = if rules.pit_count() > 16 { word(2) } else { 0 };
     let mixed = fold(word(0) ^ K[0], word(1) ^ K[1]) ^ fold(third ^ K[2], state ^ K[3]);

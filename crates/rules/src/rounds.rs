@@ -1,0 +1,96 @@
+//! A match of rounds ([`Rules::rounds`]): how a round that has ended deals the next one. The
+//! position knows which pits the round blocks and who started it; the [`super::Game`] deals the
+//! next round as soon as a move ends one, so that a match is one game to everything that plays.
+
+use std::cmp::Ordering;
+
+use super::position::{Ending, MAX_PITS, Position};
+use super::side::Side;
+use super::variant::{RoundFill, RoundStarter, Rules};
+
+/// A round that a move ended: how, and what each player held at its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundEnd {
+    pub ending: Ending,
+    /// `[South, North]`: each player's counters at the round's end (captured, and the counters
+    /// left as the game's leftover rule gives them), from which the next round is filled.
+    pub totals: [u32; 2],
+}
+
+impl Ending {
+    /// Whether this ending is one of the history rules' (repetition, no progress, an endless
+    /// move): those end a match of rounds too; every other ending ends only the round, unless
+    /// a player cannot go on.
+    pub const fn by_history(self) -> bool {
+        matches!(
+            self,
+            Ending::Repetition | Ending::NoProgress | Ending::EndlessMove
+        )
+    }
+}
+
+impl Position {
+    /// The next round's start, after this position's round ended with `totals` (`[South,
+    /// North]`: what each player holds, as [`RoundEnd::totals`]) and `last_mover` made its last
+    /// move. `None` when the match is over instead: the game is not played in rounds, or a
+    /// player holds too few counters to go on.
+    ///
+    /// Each player fills their own row, the start's count a pit, from the end `round-fill` says,
+    /// as far as their counters go; the rest stays in their store, and the pits they cannot fill
+    /// are blocked where the game blocks them. `round-starter` says who moves first.
+    pub fn next_round(&self, totals: [u32; 2], last_mover: Side) -> Option<Position> {
+        let rules: &Rules = self.rules();
+        let rounds = rules.rounds?;
+        let need = rules.round_need(rounds);
+        if totals.iter().any(|&held| held < need) || totals[0] + totals[1] != self.total() {
+            return None;
+        }
+        let n = rules.pits_per_row;
+        let per_pit = rules.start_count(0) as u32;
+        let mut next = *self;
+        next.pits = [0; MAX_PITS];
+        next.blocked = 0;
+        for side in [Side::South, Side::North] {
+            let held = totals[side.index()];
+            let filled = (held / per_pit).min(n as u32) as usize;
+            next.captured[side.index()] = (held - filled as u32 * per_pit) as u8;
+            let first = side.index() * n;
+            for k in 0..n {
+                let pit = match rounds.fill {
+                    RoundFill::FromLeft => first + k,
+                    RoundFill::FromRight => first + n - 1 - k,
+                    RoundFill::OutsideIn => {
+                        // The k-th place from the board's left end (as South sees it) inwards,
+                        // alternating ends; South's row runs left to right, North's right to
+                        // left.
+                        let from_left = if k % 2 == 0 { k / 2 } else { n - 1 - k / 2 };
+                        match side {
+                            Side::South => from_left,
+                            Side::North => 2 * n - 1 - from_left,
+                        }
+                    }
+                };
+                if k < filled {
+                    next.pits[pit] = per_pit as u8;
+                } else if rounds.blocks {
+                    next.blocked |= 1 << pit;
+                }
+            }
+        }
+        let by_result = |winner_starts: bool| match totals[0].cmp(&totals[1]) {
+            Ordering::Equal => self.round_starter.opponent(),
+            Ordering::Greater if winner_starts => Side::South,
+            Ordering::Less if !winner_starts => Side::South,
+            _ => Side::North,
+        };
+        let starter = match rounds.starter {
+            RoundStarter::Alternate => self.round_starter.opponent(),
+            RoundStarter::Loser => by_result(false),
+            RoundStarter::Winner => by_result(true),
+            RoundStarter::LastMover => last_mover,
+        };
+        next.round_starter = starter;
+        next.side_to_move = starter;
+        Some(next)
+    }
+}
