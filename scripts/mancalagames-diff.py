@@ -234,6 +234,10 @@ def print_perft(path, depth, engine_bin, out_dir):
     game, _ = man_config.make_game(path)
     game.turn = False
     game.starter = False
+    if game.info.start_pattern:
+        # A start dealt at random: the translated game's start position is the equal deal.
+        pits = game.cts.dbl_holes
+        game.board = [sum(game.board) // pits] * pits
     for d in range(1, depth + 1):
         print(f"{name} startpos {d} {mg_perft(game, d)}", flush=True)
     if game.info.rounds:
@@ -283,6 +287,10 @@ def print_transcript(path, plies, engine_bin, out_dir, rng):
     game, _ = man_config.make_game(path)
     game.turn = False
     game.starter = False
+    if game.info.start_pattern:
+        # A start dealt at random: `position startpos` is the equal deal.
+        pits = game.cts.dbl_holes
+        game.board = [sum(game.board) // pits] * pits
     lines = [f"setoption name GameFile value tests/data/catalogue/{name}", "position startpos"]
     engine.ask("position startpos")
     for _ in range(plies):

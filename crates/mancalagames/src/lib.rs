@@ -180,6 +180,7 @@ const READ: &[&str] = &[
     "round_starter",
     "capt_type",
     "pickextra",
+    "start_pattern",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -201,7 +202,6 @@ const DEPENDENT: &[(&str, &str)] = &[
 /// What the rules the engine does not have are, by parameter (for the refusal's message).
 const NOT_HAD: &[(&str, &str)] = &[
     ("goal", "a goal other than the most counters"),
-    ("start_pattern", "a start pattern other than equal pits"),
     (
         "udir_holes",
         "pits whose sowing direction the player chooses",
@@ -351,6 +351,22 @@ pub fn translate_naming_every_blocker(text: &str) -> Result<GameFile, Refusal> {
     })
 }
 
+/// The game file's `capture-side` of MancalaGames' `capt_side`.
+fn capture_side(side: i64) -> Result<&'static str, Refusal> {
+    match side {
+        0 => Ok("any"),
+        1 => Ok("opponent"),
+        2 => Ok("own"),
+        other => Err(refuse(
+            "capt_side",
+            format!(
+                "= {other}: a capture side other than both, the opponent's or one's own is not a \
+                 rule the engine has"
+            ),
+        )),
+    }
+}
+
 /// Translates the text of one MancalaGames file into a game file of this engine.
 pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     let json: Value = serde_json::Deserializer::from_str(text)
@@ -429,6 +445,41 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         });
     }
 
+    // The start: equal pits, or MancalaGames' random deal (pattern 6) of `nbr_start` counters in
+    // all, at least two a pit where there are enough, as this engine's random deal makes it.
+    let (seeds, random_start) = match int(info, "start_pattern", 0)? {
+        0 => (seeds, false),
+        6 if seeds > 0 && seeds % (2 * holes) == 0 => (seeds / (2 * holes), true),
+        6 => {
+            return Err(refuse(
+                "start_pattern",
+                format!(
+                    "= 6 with {seeds} counters: a random deal of a total that is not the same \
+                     count in every pit is not a rule the engine has"
+                ),
+            ));
+        }
+        other => {
+            return Err(refuse(
+                "start_pattern",
+                format!(
+                    "= {other}: a start {} is not a rule the engine has",
+                    match other {
+                        1 => "of Gamacha's pattern",
+                        2 | 3 | 7 => "of alternating counts",
+                        4 => "of clipped triples",
+                        5 => "with two empty pits",
+                        8 => "with one more in the rightmost pit",
+                        9 | 10 => "made by moving counters",
+                        11 => "that no sowing repeats into one's own row",
+                        12 => "dealt at random with empty pits",
+                        _ => "of this pattern",
+                    }
+                ),
+            ));
+        }
+    };
+
     let title = info
         .get("name")
         .and_then(Value::as_str)
@@ -448,6 +499,9 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         format!("pits-per-row = {holes}"),
         format!("start = {seeds}"),
     ];
+    if random_start {
+        lines.push("random-start = true".into());
+    }
 
     let (direction, direction_by) = match int(info, "sow_direct", 1)? {
         1 => ("counter-clockwise", "fixed"),
@@ -734,23 +788,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         }
         if !by_count {
             // (With counts, the side is written below.)
-            lines.push(format!(
-                "capture-side = \"{}\"",
-                match side {
-                    0 => "any",
-                    1 => "opponent",
-                    2 => "own",
-                    other => {
-                        return Err(refuse(
-                            "capt_side",
-                            format!(
-                                "= {other}: a capture side other than both, the opponent's or \
-                                 one's own is not a rule the engine has"
-                            ),
-                        ));
-                    }
-                }
-            ));
+            lines.push(format!("capture-side = \"{}\"", capture_side(side)?));
         }
         // MancalaGames captures past empty pits in the sowing direction only (`capt_dir` 1).
         let direction = int(info, "capt_dir", 0)?;
@@ -786,20 +824,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             .map(|c| c.to_string())
             .collect();
         lines.push(format!("capture-counts = [{}]", counts.join(", ")));
-        let side = match side {
-            0 => "any",
-            1 => "opponent",
-            2 => "own",
-            other => {
-                return Err(refuse(
-                    "capt_side",
-                    format!(
-                        "= {other}: a capture side other than both, the opponent's or one's \
-                         own is not a rule the engine has"
-                    ),
-                ));
-            }
-        };
+        let side = capture_side(side)?;
         lines.push(format!("capture-side = \"{side}\""));
         match multicapt {
             // (The chain of captures past empty pits, above.)
@@ -1097,6 +1122,12 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
          # - South moves first (MancalaGames draws who starts: give North's start as a position\n\
          #   string);\n",
     );
+    if random_start {
+        text.push_str(
+            "# - MancalaGames deals the start at random: `position random <seed>` deals one\n\
+             #   (another deal than MancalaGames' own; from a given deal, play is the same);\n",
+        );
+    }
     if relay {
         text.push_str(
             "# - an endless move ends both games, but MancalaGames drops the counters in hand and\n\

@@ -80,7 +80,8 @@ fn every_catalogue_game_plays_to_an_end_with_its_counters_kept() {
     for (name, variant) in catalogue() {
         for _ in 0..20 {
             let mut game = Game::new(Position::start(variant), LastFourRule::default());
-            for _ in 0..5_000 {
+            // Matches of rounds run to a few thousand moves.
+            for _ in 0..50_000 {
                 if game.is_over() {
                     break;
                 }

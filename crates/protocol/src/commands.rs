@@ -97,7 +97,7 @@ pub static COMMANDS: [CommandSpec; 18] = [
         aliases: &[],
         synopsis: "position startpos | fen <string> | random <seed> [moves <m>...]",
         summary: "set the start position, a position string (e.g. 6-6-6-6-6-6-6-6-6-6-6-6-0-0-S) \
-                  or the random deal of a seed (games without a choice of move), then play the moves",
+                  or the random deal of a seed (games without a choice of move or dealt at random), then play the moves",
         during_job: Waits,
         parse: parse::position,
     },

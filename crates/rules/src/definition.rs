@@ -87,7 +87,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 43] = [
+pub const FIELDS: [(&str, &str, &str); 44] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -99,6 +99,13 @@ pub const FIELDS: [(&str, &str, &str); 43] = [
         "start",
         "a count, or a list of one count a pit",
         "the counters of the start position, in pit-number order",
+    ),
+    (
+        "random-start",
+        "`true`, `false`",
+        "the start is dealt at random (`position random <seed>`): at least two counters a pit \
+         where there are enough, the rest one at a time into random pits; `start` is then the \
+         equal deal of the same counters",
     ),
     (
         "any-total",
@@ -724,6 +731,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
             ));
         }
     };
+    let random_start = f.bool("random-start", false)?;
     let any_total = f.bool("any-total", false)?;
     let move_choice = f.choice("moves", &MOVE_CHOICES, MoveChoice::AnyPit)?;
     let min_move = f.number("min-move", Some(1))?;
@@ -837,6 +845,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         title: leak(title),
         pits_per_row: n,
         start,
+        random_start,
         any_total,
         move_choice,
         min_move: min_move as u8,
@@ -1008,6 +1017,13 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             "needs a fixed number of counters (any-total = false)",
         ));
     }
+    if rules.random_start && (!matches!(rules.start, Start::Uniform(_)) || rules.any_total) {
+        return Err(error(
+            "random-start",
+            "needs the same start count in every pit, and the game's own total (a random deal \
+             shares out that total)",
+        ));
+    }
     if rules.past_empty_takes_facing && !rules.capture_past_empty {
         return Err(error(
             "past-empty-takes-facing",
@@ -1087,11 +1103,12 @@ pub fn write(rules: &Rules) -> String {
         blocks: false,
         pits_to_go_on: 1,
     });
-    let values: [String; 43] = [
+    let values: [String; 44] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
         start,
+        rules.random_start.to_string(),
         rules.any_total.to_string(),
         word(name_of(&MOVE_CHOICES, rules.move_choice)),
         rules.min_move.to_string(),

@@ -208,8 +208,18 @@ impl Game {
         // there. (Should that round end at once too, the match ends with it.)
         let mut round_end = None;
         if let Some((next, end)) = deal_next_round(&after, ending, mover, self.last_four_rule) {
+            // A round that starts as an earlier one did for the third time ends the match (a
+            // repetition): rounds could otherwise follow each other for ever.
+            let earlier = self
+                .plies
+                .iter()
+                .filter(|ply| ply.round_end.is_some() && ply.after == next)
+                .count()
+                + usize::from(self.base == next);
             after = next;
-            ending = next.own_ending();
+            ending = next
+                .own_ending()
+                .or((earlier + 1 >= REPETITION_LIMIT).then_some(Ending::Repetition));
             quiet_run = 0;
             round_end = Some(end);
         }

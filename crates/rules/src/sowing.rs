@@ -304,17 +304,21 @@ impl Position {
             Laps::Single { captures } | Laps::Relay { captures } => captures,
             _ => CaptureCounts::NONE,
         };
+        // Counters captured by either player: captures in passing may go to the pit's owner.
+        let taken = |after: &Position| {
+            after.captured[0] + after.captured[1] - self.captured[0] - self.captured[1]
+        };
         let last = after.sow_one_lap(rules, pit, captures);
-        let sown = after.captured[mover.index()] - self.captured[mover.index()];
+        let sown = taken(&after);
         match last {
             LastCounter::Store if rules.extra_turn_in_store => Some(sown + 1),
             LastCounter::Store => (sown > 0).then_some(sown),
             LastCounter::Pit(landing) => {
                 let Laps::Single { captures } = rules.laps else {
-                    return None;
+                    return (sown > 0).then_some(sown);
                 };
                 after.capture_one_lap(rules, landing, pit, captures, row_held);
-                let gained = after.captured[mover.index()] - self.captured[mover.index()];
+                let gained = taken(&after);
                 (gained > 0).then_some(gained)
             }
         }

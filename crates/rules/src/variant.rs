@@ -318,6 +318,10 @@ pub struct Rules {
     /// `N`: pits per row.
     pub pits_per_row: usize,
     pub start: Start,
+    /// The start is dealt at random (`position random <seed>`): at least two counters a pit
+    /// where there are enough, the rest one at a time into random pits; `start` is the equal
+    /// deal of the same counters.
+    pub random_start: bool,
     /// Position strings may hold any number of counters, not only the start's (Kalah is played
     /// with 3 to 6 a pit).
     pub any_total: bool,
@@ -541,6 +545,7 @@ const COMMON: Rules = Rules {
     title: "",
     pits_per_row: 6,
     start: Start::Uniform(4),
+    random_start: false,
     any_total: false,
     move_choice: MoveChoice::AnyPit,
     min_move: 1,

@@ -662,7 +662,7 @@ fn a_move_captures_past_the_empty_pit_after_its_last() {
         play(past, "2-0-1-1-3-1-0-0-0-0-S", "A"),
         ("0-1-2-1-3-1-0-0-0-0-N".to_string(), false)
     );
-    // With a chain: `a` taken, then `b` is full so the chain ends; with `b` empty, `c` is next.
+    // With a chain: past `D`, `a` is taken; past the empty `b`, `c` too; past `d`, `A` is empty.
     let chain = game4("past-empty-chain", "capture-chain = true\n");
     assert_eq!(
         play(chain, "2-0-1-0-3-0-2-0-0-0-S", "A"),
@@ -715,4 +715,54 @@ fn a_capture_past_an_empty_pit_may_take_the_pit_facing_it_too() {
     )
     .unwrap_err();
     assert_eq!(error.field, "past-empty-takes-facing");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A start dealt at random
+
+#[test]
+fn a_start_dealt_at_random_shares_the_game_s_counters() {
+    let dealt = game_file(
+        "name = \"dealt\"\npits-per-row = 3\nstart = 4\nrandom-start = true\n\
+         capture-counts = [2]\n",
+    );
+    // The start position is the equal deal; a random deal has the same counters, at least two
+    // a pit, South to move, and each seed its own deal.
+    assert_eq!(Position::start(dealt).to_string(), "4-4-4-4-4-4-0-0-S");
+    let deal = Position::random_deal(dealt, 7);
+    assert_eq!(deal.pits().iter().map(|&c| c as u32).sum::<u32>(), 24);
+    assert!(deal.pits().iter().all(|&c| c >= 2), "{deal}");
+    assert_eq!(deal.side_to_move(), Side::South);
+    assert_eq!(Position::random_deal(dealt, 7), deal);
+    assert!((0..20).any(|seed| Position::random_deal(dealt, seed) != deal));
+    // It needs one count a pit.
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 2\nstart = [1, 2, 3, 4]\nrandom-start = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "random-start");
+}
+
+#[test]
+fn a_round_that_starts_as_an_earlier_one_for_the_third_time_ends_the_match() {
+    // 2×2, one counter a pit: each round, each player captures two and the round ends level;
+    // the last mover starts the next, so the starts alternate between South's and North's.
+    let level = game_file(
+        "name = \"rounds-cycle\"\npits-per-row = 2\nstart = 1\ncapture-counts = [2]\n\
+         leftover = \"row-owner\"\nrounds = true\nround-starter = \"last-mover\"\n",
+    );
+    let mut game = Game::new(position(level, "1-1-1-1-0-0-S-S"), LastFourRule::default());
+    for (i, name) in ["B", "b", "b", "B", "B", "b", "b"].iter().enumerate() {
+        game.play(mv(name)).unwrap();
+        assert!(!game.is_over(), "after move {}", i + 1);
+        if i == 5 {
+            // The second start North's way: the match goes on.
+            assert_eq!(game.position().to_string(), "1-1-1-1-0-0-N-N");
+        }
+    }
+    game.play(mv("B")).unwrap();
+    // The third start South's way, counting the one given.
+    assert_eq!(game.position().to_string(), "1-1-1-1-0-0-S-S");
+    assert_eq!(game.ending(), Some(Ending::Repetition));
+    assert_eq!(game.rounds_ended(), 4);
 }

@@ -198,6 +198,38 @@ proptest! {
     }
 }
 
+proptest! {
+    // Every case registers a game, and a process holds a few hundred.
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// The same for random game files (stores in the ring, captures past an empty pit, blocked
+    /// pits, relays): along a random game, the hint never misses a capture.
+    #[test]
+    fn capture_hint_of_a_game_file_never_misses_a_capture(
+        text in game_definition(),
+        choices in prop::collection::vec(any::<u16>(), 0..80),
+    ) {
+        let v = definition::register(&text).unwrap();
+        let n = v.rules().pits_per_row;
+        let mut game = Game::new(Position::start(v), LastFourRule::default());
+        for choice in choices {
+            let pos = *game.position();
+            for &mv in &pos.legal_moves() {
+                let Some(pit) = mv.pit(n) else { continue };
+                let mut after = pos;
+                if after.play_unchecked(mv).captured > 0 {
+                    prop_assert!(pos.capture_hint(pit).is_some(), "{} {}: capture missed", pos, mv);
+                }
+            }
+            let legal = game.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            game.play(legal.as_slice()[choice as usize % legal.len()]).unwrap();
+        }
+    }
+}
+
 /// The built-in game `v` registered again from its own file under another name: the same rules
 /// played through the general code instead of the compiled specialisation.
 fn loaded_copy(v: Variant) -> Variant {

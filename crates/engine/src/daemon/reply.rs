@@ -59,7 +59,7 @@ pub fn variant_list(current: Variant) -> Vec<Reply> {
 fn board_shape(variant: Variant) -> String {
     let rules = variant.rules();
     format!(
-        "{} 2x{} {} counters{}{}{}",
+        "{} 2x{} {} counters{}{}{}{}",
         rules.title,
         rules.pits_per_row,
         rules.total(),
@@ -71,6 +71,11 @@ fn board_shape(variant: Variant) -> String {
         if rules.any_total { ", any total" } else { "" },
         if rules.rounds.is_some() {
             ", a match of rounds"
+        } else {
+            ""
+        },
+        if rules.random_start {
+            ", dealt at random"
         } else {
             ""
         },

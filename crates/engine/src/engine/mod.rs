@@ -543,7 +543,23 @@ impl Engine {
                 })?
             }
             PositionBase::Random(seed) => {
-                self.require_forced_moves("position random")?;
+                // A random deal is a start of a game without a choice of move, or of one whose
+                // start is dealt at random.
+                if !self.variant.rules().random_start {
+                    self.require_forced_moves("position random")
+                        .map_err(|e| match e {
+                            EngineError::WrongVariant {
+                                what,
+                                only,
+                                current,
+                            } => EngineError::WrongVariant {
+                                what,
+                                only: format!("{only} and games dealt at random"),
+                                current,
+                            },
+                            other => other,
+                        })?;
+                }
                 Position::random_deal(self.variant, *seed)
             }
         };
