@@ -883,7 +883,7 @@ function wire() {
       return;
     }
     const pits = games.get(state.variant).pits;
-    const shaped = /^[0-9]+(-[0-9]+)*-[SN](-[SNX])?$/.test(words[0]);
+    const shaped = /^([0-9]+|x)(-([0-9]+|x))*-[SN](-[SNX])*$/.test(words[0]);
     control(async () => {
       try {
         await startGame(`fen ${words[0]}`, words.slice(2));

@@ -15,12 +15,15 @@ export function pitOf(letter, n) {
   return letter >= 'a' ? n + letter.charCodeAt(0) - 97 : letter.charCodeAt(0) - 65;
 }
 
-// A position string (`6-6-…-0-0-S[-X]`) of a game of `n` pits a row.
+// A position string (`6-6-…-0-0-S[-X]`) of a game of `n` pits a row; in a match of rounds a pit
+// blocked for the round is `x` (it holds nothing).
 export function parsePosition(text, n) {
   const fields = text.split('-');
+  const cells = fields.slice(0, 2 * n);
   return {
     text,
-    pits: fields.slice(0, 2 * n).map(Number),
+    pits: cells.map((cell) => (cell === 'x' ? 0 : Number(cell))),
+    blocked: cells.map((cell) => cell === 'x'),
     captured: [Number(fields[2 * n]), Number(fields[2 * n + 1])],
     side: fields[2 * n + 2],
     lastFour: fields[2 * n + 3],
@@ -125,7 +128,14 @@ export function drawBoard(board, pos, opts) {
       button.dataset.pit = pit;
       button.dataset.move = move;
       const playable = opts.playable(move);
-      button.setAttribute('aria-label', `pit ${move}, ${pos.pits[pit]} counters${playable ? ', play it' : ''}`);
+      if (pos.blocked[pit]) {
+        // Out of play for this round: nobody sows into it or plays it.
+        button.classList.add('blocked');
+        button.querySelector('.count').textContent = '×';
+        button.setAttribute('aria-label', `pit ${move}, blocked for this round`);
+      } else {
+        button.setAttribute('aria-label', `pit ${move}, ${pos.pits[pit]} counters${playable ? ', play it' : ''}`);
+      }
       if (playable) button.classList.add('legal');
       else button.setAttribute('aria-disabled', 'true');
       // A pit that cannot be played still takes a click: during a move's showing, it shows

@@ -253,6 +253,46 @@ fn a_game_of_a_file_is_offered_drawn_and_played() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn a_match_of_rounds_shows_its_blocked_pits_and_plays_on() {
+    if !available() {
+        return;
+    }
+    let file =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/catalogue/rio-kadalis.toml");
+    let variant =
+        mancala_rules::definition::register(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&["--game", file.to_str().unwrap()]);
+    let mut page = open(&chromium, &server, 1100, 900, false);
+    switch_to(&mut page, variant);
+    // A later round: South could fill only four pits, its two leftmost are blocked.
+    let later = "x-x-4-4-4-4-4-4-4-4-4-4-0-8-S-N";
+    page.type_into("fen", later);
+    page.click("#load");
+    page.wait_for(
+        &format!(
+            "document.getElementById('fen').value === '{later}' && \
+             document.body.dataset.state === 'idle'"
+        ),
+        LONG,
+        "the position loads",
+    );
+    let base = Position::from_position_string(variant, later).unwrap();
+    check_board(&mut page, variant, base);
+    assert_eq!(
+        page.eval("[...document.querySelectorAll('.pit.blocked')].map(p => p.dataset.move)"),
+        serde_json::json!(["A", "B"])
+    );
+    assert_eq!(
+        page.text("document.querySelector('.pit.blocked').getAttribute('aria-label')"),
+        "pit A, blocked for this round"
+    );
+    page.screenshot(&screenshots().join("rio-kadalis-blocked-desktop.png"));
+    // Played on by clicks, the board stays the rules' board, rounds and all.
+    play(&mut page, variant, base, 60);
+}
+
 /// The text of the position field.
 fn position_string(page: &mut Page) -> String {
     page.text("document.getElementById('fen').value")
