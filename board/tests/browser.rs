@@ -264,33 +264,45 @@ fn a_match_of_rounds_shows_its_blocked_pits_and_plays_on() {
         mancala_rules::definition::register(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let chromium = Chromium::start();
     let server = BoardServer::start(&["--game", file.to_str().unwrap()]);
-    let mut page = open(&chromium, &server, 1100, 900, false);
-    switch_to(&mut page, variant);
     // A later round: South could fill only four pits, its two leftmost are blocked.
     let later = "x-x-4-4-4-4-4-4-4-4-4-4-0-8-S-N";
-    page.type_into("fen", later);
-    page.click("#load");
-    page.wait_for(
-        &format!(
-            "document.getElementById('fen').value === '{later}' && \
-             document.body.dataset.state === 'idle'"
-        ),
-        LONG,
-        "the position loads",
-    );
     let base = Position::from_position_string(variant, later).unwrap();
-    check_board(&mut page, variant, base);
-    assert_eq!(
-        page.eval("[...document.querySelectorAll('.pit.blocked')].map(p => p.dataset.move)"),
-        serde_json::json!(["A", "B"])
-    );
-    assert_eq!(
-        page.text("document.querySelector('.pit.blocked').getAttribute('aria-label')"),
-        "pit A, blocked for this round"
-    );
-    page.screenshot(&screenshots().join("rio-kadalis-blocked-desktop.png"));
-    // Played on by clicks, the board stays the rules' board, rounds and all.
-    play(&mut page, variant, base, 60);
+    for (width, height, mobile, name) in [(390, 844, true, "phone"), (1100, 900, false, "desktop")]
+    {
+        let mut page = open(&chromium, &server, width, height, mobile);
+        switch_to(&mut page, variant);
+        page.type_into("fen", later);
+        page.click("#load");
+        page.wait_for(
+            &format!(
+                "document.getElementById('fen').value === '{later}' && \
+                 document.body.dataset.state === 'idle'"
+            ),
+            LONG,
+            "the position loads",
+        );
+        check_board(&mut page, variant, base);
+        assert_eq!(
+            page.eval("[...document.querySelectorAll('.pit.blocked')].map(p => p.dataset.move)"),
+            serde_json::json!(["A", "B"])
+        );
+        assert_eq!(
+            page.text("document.querySelector('.pit.blocked').getAttribute('aria-label')"),
+            "pit A, blocked for this round"
+        );
+        // A blocked pit is not offered, and a click on it plays nothing.
+        page.click(".pit.blocked");
+        settled(&mut page);
+        assert!(
+            moves(&mut page).is_empty(),
+            "{name}: a blocked pit was played"
+        );
+        page.screenshot(&screenshots().join(format!("rio-kadalis-blocked-{name}.png")));
+        if !mobile {
+            // Played on by clicks, the board stays the rules' board, rounds and all.
+            play(&mut page, variant, base, 60);
+        }
+    }
 }
 
 /// The text of the position field.

@@ -41,6 +41,9 @@ pub enum PositionStringError {
     BlockedPit { field: String },
     /// The round's starter is not `S` or `N`.
     BadRoundStarter { text: String },
+    /// Every pit of a row is blocked: no round is dealt so (a player who goes on fills a pit at
+    /// least), and a hand with nowhere to go would never end.
+    RowBlocked { side: Side },
 }
 
 impl fmt::Display for PositionStringError {
@@ -85,6 +88,12 @@ impl fmt::Display for PositionStringError {
             }
             PositionStringError::BadRoundStarter { text } => {
                 write!(f, "the round's starter is '{text}', expected S or N")
+            }
+            PositionStringError::RowBlocked { side } => {
+                write!(
+                    f,
+                    "every pit of {side}'s row is blocked ('x'): a round leaves one open"
+                )
             }
         }
     }
@@ -140,6 +149,13 @@ impl Position {
                 field: field_name(i, rules.pits_per_row),
                 text: text.to_string(),
             })?;
+        }
+        let n = rules.pits_per_row;
+        for side in [Side::South, Side::North] {
+            let row = ((1u32 << n) - 1) << (side.index() * n);
+            if blocked & row == row {
+                return Err(PositionStringError::RowBlocked { side });
+            }
         }
         let found: u64 = counts[..len + 2].iter().sum();
         if rules.any_total {

@@ -551,6 +551,23 @@ fn a_blocked_pit_is_passed_by_and_cannot_be_played() {
     );
     let error = Position::from_position_string(rounds, "3-0-0-x-1-0-2-6-N").unwrap_err();
     assert!(error.to_string().contains("10 fields"), "{error}");
+    // A row all blocked is no round's: refused (with the origin skipped, a hand there would have
+    // nowhere to fall).
+    let skipping = rounds_game(
+        "rounds-skipping",
+        "skip-origin = true
+",
+    );
+    let error = Position::from_position_string(skipping, "x-x-x-4-0-0-2-6-N-S").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "every pit of South's row is blocked ('x'): a round leaves one open"
+    );
+    // One open pit a row is enough: the hand passes the blocked pits and its own.
+    assert_eq!(
+        play(skipping, "x-x-3-4-x-x-1-4-S-S", "C"),
+        ("x-x-0-7-x-x-1-4-N-S".to_string(), false)
+    );
 }
 
 #[test]
