@@ -13,7 +13,9 @@ the engine (one daemon per file, through the protocol) side by side, comparing a
 A game the engine ends by one of its own history rules (repetition, no progress) while
 MancalaGames plays on, and a game both end on an endless move (whose final score MancalaGames
 reckons differently), are stopped there and counted apart, not as mismatches (RULES.md's
-deliberate differences). Prints one line per file and a summary; exits 1 on any mismatch.
+deliberate differences). Where captures give one extra move in a row, a pass ends the turn (the
+opponent's capture then gives an extra move): MancalaGames' count of extra moves is cleared at a
+pass, as RULES.md's rule reads. Prints one line per file and a summary; exits 1 on any mismatch.
 
     scripts/mancalagames-diff.py --mancalagames ~/MancalaGames --games 200 \\
         ~/MancalaGames/GameProps/*.txt
@@ -83,14 +85,26 @@ def engine_name(game, mg_move):
 
 
 def mg_fen(game):
-    """MancalaGames' position as the engine writes it: a blocked pit is `x`, and a match of
-    rounds adds who started the round."""
+    """MancalaGames' position as the engine writes it: a blocked pit is `x`, a match of rounds
+    adds who started the round, and a game whose captures give one extra move in a row whether
+    the player to move is on one."""
     side = "N" if game.turn else "S"
     pits = "-".join("x" if game.blocked[loc] else str(c) for loc, c in enumerate(game.board))
     fen = f"{pits}-{game.store[0]}-{game.store[1]}-{side}"
     if game.info.rounds:
         fen += "-N" if game.starter else "-S"
+    if tracks_extra_move(game):
+        fen += "-E" if game.rturn_cnt > 0 else "-X"
     return fen
+
+
+def tracks_extra_move(game):
+    """Whether the engine's position string says if the player to move is on an extra move:
+    captures give one extra move at most, or a game won outright by its goal has extra moves
+    (RULES.md, "Position strings")."""
+    info = game.info
+    eliminates = info.goal in (1, 3, 10)
+    return info.capt_rturn == 2 or (eliminates and (info.sow_stores == 1 or info.capt_rturn))
 
 
 def translate(path, engine_bin, out_dir):
@@ -143,6 +157,11 @@ def run_file(path, args, engine_bin, out_dir, rng):
                 break
             pick = rng.randrange(len(theirs))
             name = theirs[pick]
+            if name == "pass" and tracks_extra_move(game):
+                # RULES.md's deliberate difference: a pass ends the turn, so the opponent's
+                # capture gives an extra move; MancalaGames would still count the passer's
+                # extra move against it. Its count is cleared, as a turn's end clears it.
+                game.rturn_cnt = 0
             if name == "pass":
                 game.turn = not game.turn
                 game.mcount += 1
@@ -211,6 +230,8 @@ def mg_perft(game, depth):
         saved = game.state
         if move == "pass":
             game.turn = not game.turn
+            if tracks_extra_move(game):
+                game.rturn_cnt = 0  # a pass ends the turn (RULES.md), as in run_file
             cond = None
         else:
             cond = game.move(move)
@@ -234,18 +255,31 @@ def print_perft(path, depth, engine_bin, out_dir):
     game, _ = man_config.make_game(path)
     game.turn = False
     game.starter = False
-    if game.info.start_pattern:
-        # A start dealt at random: the translated game's start position is the equal deal.
-        pits = game.cts.dbl_holes
-        game.board = [sum(game.board) // pits] * pits
+    south_start(game)
     for d in range(1, depth + 1):
         print(f"{name} startpos {d} {mg_perft(game, d)}", flush=True)
-    if game.info.rounds:
+    if game.info.rounds and game.info.blocks:
         # And from the start of a later round with blocked pits (a seeded random match), to
         # depth 4 at most.
         fen = later_round(path, random.Random(52))
         for d in range(1, min(depth, 4) + 1):
             print(f"{name} {mg_fen(fen)} {d} {mg_perft(fen, d)}", flush=True)
+
+
+def south_start(game):
+    """MancalaGames' start as `position startpos` is South's: a pattern filled for South's start
+    (MancalaGames draws who starts, and turns some patterns round for North), a start dealt at
+    random as the equal deal."""
+    import game_info as gi
+    from fill_patterns import PCLASSES
+    game.turn = False
+    game.starter = False
+    pattern = game.info.start_pattern
+    if pattern == gi.StartPattern.RANDOM:
+        pits = game.cts.dbl_holes
+        game.board = [sum(game.board) // pits] * pits
+    elif pattern:
+        PCLASSES[pattern].fill_seeds(game)
 
 
 def later_round(path, rng):
@@ -287,10 +321,7 @@ def print_transcript(path, plies, engine_bin, out_dir, rng):
     game, _ = man_config.make_game(path)
     game.turn = False
     game.starter = False
-    if game.info.start_pattern:
-        # A start dealt at random: `position startpos` is the equal deal.
-        pits = game.cts.dbl_holes
-        game.board = [sum(game.board) // pits] * pits
+    south_start(game)
     lines = [f"setoption name GameFile value tests/data/catalogue/{name}", "position startpos"]
     engine.ask("position startpos")
     for _ in range(plies):

@@ -638,3 +638,68 @@ fn the_line_after_a_proof_starts_from_the_move_that_proved_it() {
         }
     });
 }
+
+/// The value of `pos` by plain minimax over the rules' own moves and endings, in a game that
+/// cannot repeat a position (counters only move towards the stores).
+fn plain_minimax(pos: &Position) -> i32 {
+    if let Some(ending) = pos.own_ending() {
+        return pos.final_margin(ending, LastFourRule::default());
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|&mv| {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            let v = plain_minimax(&child);
+            if child.side_to_move() == pos.side_to_move() {
+                v
+            } else {
+                -v
+            }
+        })
+        .max()
+        .expect("a game that goes on has a move")
+}
+
+/// Games won outright (to clear one's row, deprive or immobilize the opponent) are solved to
+/// plus or minus their total, as a plain minimax finds them, by alpha-beta and proof numbers:
+/// the solver's bounds follow the goal, not the counters on the board.
+#[test]
+fn games_won_outright_solve_to_their_whole_total() {
+    let games = [
+        "name = \"solve-clear\"\npits-per-row = 3\nstart = 2\nany-total = true\n\
+         goal = \"clear-own-row\"\nsow-own-store = true\nextra-turn-in-store = true\n",
+        "name = \"solve-deprive\"\npits-per-row = 3\nstart = 2\nany-total = true\n\
+         goal = \"deprive\"\nsow-own-store = true\ncapture-empty-opposite = true\n\
+         capture-side = \"own\"\n",
+        "name = \"solve-immobilize\"\npits-per-row = 3\nstart = 2\nany-total = true\n\
+         goal = \"immobilize\"\nsow-own-store = true\ncapture-counts = [2]\n",
+    ];
+    let mut rng = SplitMix64::new(61);
+    for text in games {
+        let variant = mancala_rules::definition::register(text).unwrap();
+        let mut compared = 0;
+        while compared < 40 {
+            let counters = 2 + (rng.next_u64() % 6) as u32;
+            let text = random_position(variant, counters, &mut rng);
+            let pos = position(variant, &text);
+            if pos.is_game_over() {
+                continue;
+            }
+            let expected = plain_minimax(&pos);
+            let total = pos.total() as i32;
+            assert!(
+                [-total, 0, total].contains(&expected),
+                "{variant} {text}: {expected}"
+            );
+            assert_eq!(solved(variant, &text), expected, "{variant} {text}");
+            let values = solver_move_values(&pos, true);
+            assert_eq!(
+                values.iter().map(|&(_, v)| v).max(),
+                Some(expected),
+                "{variant} {text}: {values:?}"
+            );
+            compared += 1;
+        }
+    }
+}

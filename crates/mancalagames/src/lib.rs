@@ -180,7 +180,9 @@ const READ: &[&str] = &[
     "round_starter",
     "capt_type",
     "pickextra",
+    "capt_rturn",
     "start_pattern",
+    "goal",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -201,7 +203,6 @@ const DEPENDENT: &[(&str, &str)] = &[
 
 /// What the rules the engine does not have are, by parameter (for the refusal's message).
 const NOT_HAD: &[(&str, &str)] = &[
-    ("goal", "a goal other than the most counters"),
     (
         "udir_holes",
         "pits whose sowing direction the player chooses",
@@ -212,7 +213,6 @@ const NOT_HAD: &[(&str, &str)] = &[
     ("no_sides", "moves from either row"),
     ("sow_start", "sowing into the origin pit"),
     ("move_one", "moving a single counter"),
-    ("capt_rturn", "another move after a capture"),
     ("end_cond", "another end condition"),
     ("moveunlock", "locked pits"),
     ("nosinglecapt", "no capture by a single counter"),
@@ -352,6 +352,101 @@ pub fn translate_naming_every_blocker(text: &str) -> Result<GameFile, Refusal> {
 }
 
 /// The game file's `capture-side` of MancalaGames' `capt_side`.
+/// The start of MancalaGames' fill pattern `pattern` (1 to 5, 7) of `holes` pits a row and
+/// `seeds` a pit, South moving first, in pit-number order (its own board order).
+fn start_pattern(pattern: i64, holes: i64, seeds: i64) -> Result<Vec<i64>, Refusal> {
+    let n = holes as usize;
+    let mut board = vec![0i64; 2 * n];
+    let too_small = |least: usize, what: &str| {
+        Err(refuse(
+            "start_pattern",
+            format!("= {pattern}: {what} needs at least {least} pits a row"),
+        ))
+    };
+    // North's row given as South's: the board turned round.
+    let turned = |board: &[i64]| [&board[n..], &board[..n]].concat();
+    match pattern {
+        // Gamacha's: counters in every other pit from the third, and one pit's moved across.
+        1 => {
+            if n < 3 {
+                return too_small(3, "Gamacha's pattern");
+            }
+            for loc in (2..2 * n).step_by(2) {
+                board[loc] = seeds;
+            }
+            let dest = 1 + 2 * ((n - 1) / 4);
+            let source = 2 * n - dest - 1;
+            board[dest] = board[source];
+            board[source] = 0;
+        }
+        // Alternating empty and full pits from the first (an odd row: the starter gets fewer).
+        2 => {
+            for loc in (1..2 * n).step_by(2) {
+                board[loc] = seeds;
+            }
+        }
+        // The same, one pit of the opponent's cut to a single counter (and, with an even row,
+        // one of the starter's emptied).
+        3 => {
+            if n < 3 {
+                return too_small(3, "alternating counts with one");
+            }
+            for loc in (1..2 * n).step_by(2) {
+                board[loc] = seeds;
+            }
+            board[n + 3 - n % 2] = 1;
+            if n.is_multiple_of(2) {
+                board[n - 3] = 0;
+            }
+        }
+        // Repeating empty, full, full; North's row the same as South's.
+        4 => {
+            if n < 3 {
+                return too_small(3, "clipped triples");
+            }
+            for loc in (3..=n).step_by(3) {
+                board[loc - 1] = seeds;
+                board[loc - 2] = seeds;
+            }
+            let south = board[..n].to_vec();
+            board[n..].copy_from_slice(&south);
+        }
+        // Full pits but the last two of each row.
+        5 => {
+            if n < 4 {
+                return too_small(4, "two empty pits");
+            }
+            for loc in 0..n - 2 {
+                board[loc] = seeds;
+                board[n + loc] = seeds;
+            }
+        }
+        // Alternating, then a quarter of a pit's counters moved across, the board turned round.
+        _ => {
+            if !n.is_multiple_of(2) {
+                return Err(refuse(
+                    "start_pattern",
+                    "= 7: alternating counts then split needs an even row",
+                ));
+            }
+            for loc in (1..2 * n).step_by(2) {
+                board[loc] = seeds;
+            }
+            board[n] += seeds / 4;
+            board[n - 1] -= seeds / 4;
+            board = turned(&board);
+        }
+    }
+    let total: i64 = board.iter().sum();
+    if !(1..=MAX_COUNTERS as i64).contains(&total) {
+        return Err(refuse(
+            "start_pattern",
+            format!("= {pattern}: {total} counters is not from 1 to {MAX_COUNTERS}"),
+        ));
+    }
+    Ok(board)
+}
+
 fn capture_side(side: i64) -> Result<&'static str, Refusal> {
     match side {
         0 => Ok("any"),
@@ -445,10 +540,18 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         });
     }
 
+    // `nbr_start` as MancalaGames reads it in its rules (a pit's start count, but the whole deal
+    // for a random start).
+    let nbr_start = seeds;
     // The start: equal pits, or MancalaGames' random deal (pattern 6) of `nbr_start` counters in
     // all, at least two a pit where there are enough, as this engine's random deal makes it.
+    let mut start_list: Option<Vec<i64>> = None;
     let (seeds, random_start) = match int(info, "start_pattern", 0)? {
         0 => (seeds, false),
+        pattern @ (1..=5 | 7) => {
+            start_list = Some(start_pattern(pattern, holes, seeds)?);
+            (seeds, false)
+        }
         6 if seeds > 0 && seeds % (2 * holes) == 0 => (seeds / (2 * holes), true),
         6 => {
             return Err(refuse(
@@ -465,10 +568,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 format!(
                     "= {other}: a start {} is not a rule the engine has",
                     match other {
-                        1 => "of Gamacha's pattern",
-                        2 | 3 | 7 => "of alternating counts",
-                        4 => "of clipped triples",
-                        5 => "with two empty pits",
                         8 => "with one more in the rightmost pit",
                         9 | 10 => "made by moving counters",
                         11 => "that no sowing repeats into one's own row",
@@ -497,8 +596,55 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         format!("name = \"{name}\""),
         format!("title = \"{}\"", title.replace('"', "'")),
         format!("pits-per-row = {holes}"),
-        format!("start = {seeds}"),
+        match &start_list {
+            Some(counts) => format!(
+                "start = [{}]",
+                counts
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None => format!("start = {seeds}"),
+        },
     ];
+    // Every counter of the start (a pattern's total may differ from a pit's count a pit).
+    let total = start_list
+        .as_ref()
+        .map_or(2 * holes * seeds, |counts| counts.iter().sum());
+    // The goal: the most counters, or one won outright (to deprive, clear or immobilize).
+    let goal = int(info, "goal", 0)?;
+    let eliminates = match goal {
+        0 => false,
+        1 => {
+            lines.push("goal = \"deprive\"".into());
+            true
+        }
+        3 => {
+            lines.push("goal = \"clear-own-row\"".into());
+            true
+        }
+        10 => {
+            lines.push("goal = \"immobilize\"".into());
+            true
+        }
+        other => {
+            return Err(refuse(
+                "goal",
+                format!(
+                    "= {other}: {} is not a rule the engine has",
+                    match other {
+                        2 => "a goal of territory (pits won from round to round)",
+                        4 | 8 | 9 | 11 => "a goal of a number of rounds won",
+                        5 => "a goal of counters gathered over rounds",
+                        6 => "a goal of extra counters over rounds",
+                        7 => "a goal of points over rounds",
+                        _ => "this goal",
+                    }
+                ),
+            ));
+        }
+    };
     if random_start {
         lines.push("random-start = true".into());
     }
@@ -627,7 +773,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         // MancalaGames calls a move of more than 75 laps endless.
         lines.push("lap-limit = 75".into());
         let param = int(info, "mlap_param", 0)?;
-        let total = 2 * holes * seeds;
         match int(info, "mlap_cont", 0)? {
             0 => {}
             1 if (2..=total).contains(&param) => lines.push(format!("relay-counts = [{param}]")),
@@ -698,12 +843,21 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             let takes_own = match int(info, "xcpickown", 0)? {
                 0 => false,
                 1 => true,
+                // Taken even without a capture (not a capture: no extra move follows it).
+                2 if int(info, "capt_rturn", 0)? == 0 => {
+                    lines.push("capture-takes-own-alone = true".into());
+                    true
+                }
                 other => {
                     return Err(refuse(
                         "xcpickown",
                         format!(
-                            "= {other} with crosscapt: taking one's own counter even without a \
-                             capture is not a rule the engine has"
+                            "= {other} with crosscapt: {} is not a rule the engine has",
+                            if other == 2 {
+                                "taking one's own counter without a capture, with capt_rturn"
+                            } else {
+                                "this pick-up of one's own counter"
+                            }
                         ),
                     ));
                 }
@@ -763,7 +917,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     // What a capture picks up besides: the pit facing the first one it took.
     let pickextra = int(info, "pickextra", 0)?;
     match pickextra {
-        0 => {}
+        0 | 3 => {}
         1 if past_empty => {}
         other => {
             return Err(refuse(
@@ -773,7 +927,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                     match other {
                         1 => "taking the facing pit too, with a capture by count",
                         2 => "taking every pit of the opponent's that a capture count fits",
-                        3 | 4 => "taking the last counters on the board with a capture",
+                        4 => "the round's starter taking the last counters on the board",
                         5 => "taking the pits a final capture leaves",
                         _ => "taking the facing pits of a chain",
                     }
@@ -815,7 +969,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         }
     }
     if by_count {
-        let total = (2 * holes * seeds).clamp(0, MAX_COUNTERS as i64);
+        let total = total.clamp(0, MAX_COUNTERS as i64);
         let counts: Vec<String> = (1..=total)
             .filter(|c| capt_on.is_empty() || capt_on.contains(c))
             .filter(|c| !evens || c % 2 == 0)
@@ -873,7 +1027,8 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     // Captures while sowing (en passant): the pits a counter before the last makes capturable.
     let sow_rule = int(info, "sow_rule", 0)?;
     let passing = match sow_rule {
-        0 => None,
+        // Laps that go on after a capture: below.
+        0 | 8 => None,
         3 => Some("to-owner"),
         4 => Some("to-owner-last-too"),
         14 => Some("to-mover"),
@@ -889,7 +1044,8 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                         5 => "sowing that skips the opponent's pits of a count",
                         6 => "laps that change direction",
                         7 => "a most counters a pit may hold",
-                        8 | 10 | 12 => "laps that go on only after a capture",
+                        10 => "laps that go on after a capture, the last counters to the opponent",
+                        12 => "laps that go on with the counters a capture took",
                         9 | 11 | 13 => "sowing past children",
                         _ => "this sowing rule",
                     }
@@ -927,20 +1083,84 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         }
     }
 
+    // Laps that go on after a capture (`sow_rule` 8): past an empty pit, or across from an empty
+    // one, at the end of every lap.
+    if sow_rule == 8 {
+        let why = if mlaps != 1 {
+            Some("without multi-lap sowing from the landing pit (mlaps 1)")
+        } else if !flag(info, "stores")? {
+            Some("without stores (MancalaGames then stops a lap when the opponent has none)")
+        } else if !(past_empty || crosscapt == 1) {
+            Some("with a capture by count")
+        } else if pickextra != 0
+            || int(info, "capt_rturn", 0)? != 0
+            || int(info, "grandslam", 0)? != 0
+            || int(info, "xcpickown", 0)? != 0
+            || int(info, "mlap_cont", 0)? != 0
+        {
+            Some("with pickextra, capt_rturn, grandslam, xcpickown or mlap_cont")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(refuse(
+                "sow_rule",
+                format!(
+                    "= 8 {why}: laps that go on after such a capture are not a rule the engine has"
+                ),
+            ));
+        }
+        lines.push("lap-captures = true".into());
+    }
+    // The last counters on the board, once no more than a pit's start count are left where
+    // captures are judged, go to the mover with the move's captures.
+    if pickextra == 3 {
+        if int(info, "grandslam", 0)? != 0 {
+            return Err(refuse(
+                "pickextra",
+                "= 3 with grandslam: whether taking the last counters is a grand slam is not a \
+                 rule the engine has",
+            ));
+        }
+        if !(by_count || past_empty || crosscapt != 0) && side != 0 {
+            return Err(refuse(
+                "pickextra",
+                format!(
+                    "= 3 with capt_side {side} and no capture: where the last counters are \
+                     counted is not a rule the engine has"
+                ),
+            ));
+        }
+        if !(1..=MAX_COUNTERS as i64).contains(&nbr_start) {
+            return Err(refuse(
+                "pickextra",
+                format!("= 3 with nbr_start {nbr_start}: not a number of counters"),
+            ));
+        }
+        lines.push(format!("sweep-at-most = {nbr_start}"));
+    }
+    // Another move after a capture: always, or once in a row.
+    match int(info, "capt_rturn", 0)? {
+        0 => {}
+        1 => lines.push("capture-extra-move = \"always\"".into()),
+        2 => lines.push("capture-extra-move = \"once\"".into()),
+        other => {
+            return Err(refuse(
+                "capt_rturn",
+                format!("= {other}: not a kind of extra move"),
+            ));
+        }
+    }
+
     // How the game ends, and who takes what is left (`unclaimed`).
     let must_share = flag(info, "mustshare")?;
     let must_pass = flag(info, "mustpass")?;
     let unclaimed = int(info, "unclaimed", 0)?;
     if must_share {
-        if must_pass {
-            return Err(refuse(
-                "mustshare",
-                "with mustpass: a player who cannot feed moves anyway, which is not a rule the \
-                 engine has (it ends the game)",
-            ));
-        }
-        // When no move can feed, the counters left go as `unclaimed` says (below).
+        // When no move can feed, the counters left go as `unclaimed` says (below); with
+        // `mustpass`, any move is played and the starved player passes.
         let unfed = match unclaimed {
+            _ if must_pass => "any-move",
             3 => "starved-player-takes-all",
             _ => "as-leftover",
         };
@@ -955,9 +1175,18 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             "mover-row-empty"
         }
     ));
-    // MancalaGames ends every game as soon as a player has more than half of the counters.
-    let total = 2 * holes * seeds;
-    if total % 2 != 0 {
+    // MancalaGames ends every game as soon as a player has more than half of the counters (a
+    // game won outright by its goal ends only by it).
+    if eliminates {
+        if must_share {
+            return Err(refuse(
+                "mustshare",
+                format!(
+                    "with goal {goal}: feeding in a game won outright is not a rule the engine has"
+                ),
+            ));
+        }
+    } else if total % 2 != 0 {
         return Err(refuse(
             "nbr_start",
             format!(
@@ -965,11 +1194,14 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             ),
         ));
     }
-    lines.push("majority-ends = true".into());
+    if !eliminates {
+        lines.push("majority-ends = true".into());
+    }
     // It ends a game without stores in the sowing, and not ended by the feeding rule, once
     // fewer counters are left than the smallest capture needs.
     let ended_by_feeding = must_share && !must_pass;
-    if !sow_own_store && !ended_by_feeding {
+    // (Nor where the last counters are taken with a capture: MancalaGames leaves that end out.)
+    if !sow_own_store && !ended_by_feeding && pickextra != 3 && !eliminates {
         let mut fewest = total;
         if evens || crosscapt != 0 {
             fewest = fewest.min(2);
@@ -1007,9 +1239,11 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         ("unclaimed", unclaimed)
     };
     let leftover = match condition {
+        // A game won outright shares nothing: its goal decides (`unclaimed` is not read).
+        _ if eliminates => "row-owner",
         0 => "row-owner",
         1 => "nobody",
-        2 if !extra_turn => "last-mover",
+        2 if !extra_turn && int(info, "capt_rturn", 0)? == 0 => "last-mover",
         4 => "split-odd-to-trailing",
         other => {
             return Err(refuse(
@@ -1167,9 +1401,7 @@ mod tests {
         let refusal = translate(&laps).unwrap_err();
         assert!(refusal.parameter.contains("goal"), "{refusal}");
         assert!(
-            refusal
-                .to_string()
-                .contains("a goal other than the most counters"),
+            refusal.to_string().contains("a goal of territory"),
             "{refusal}"
         );
     }
@@ -1244,6 +1476,44 @@ mod tests {
     }
 
     #[test]
+    fn start_patterns_fill_as_mancalagames_fills_them_for_south() {
+        // MancalaGames' own fills, South to move (its `fill_patterns`, run for these sizes).
+        for (pattern, holes, seeds, expected) in [
+            (
+                1,
+                12,
+                4,
+                &[
+                    0, 0, 4, 0, 4, 4, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 0, 0, 4, 0, 4, 0,
+                ][..],
+            ),
+            (2, 6, 4, &[0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4]),
+            (2, 7, 3, &[0, 3, 0, 3, 0, 3, 0, 3, 0, 3, 0, 3, 0, 3]),
+            (3, 6, 4, &[0, 4, 0, 0, 0, 4, 0, 4, 0, 1, 0, 4]),
+            (3, 7, 3, &[0, 3, 0, 3, 0, 3, 0, 3, 0, 1, 0, 3, 0, 3]),
+            (4, 6, 4, &[0, 4, 4, 0, 4, 4, 0, 4, 4, 0, 4, 4]),
+            (4, 7, 3, &[0, 3, 3, 0, 3, 3, 0, 0, 3, 3, 0, 3, 3, 0]),
+            (5, 6, 4, &[4, 4, 4, 4, 0, 0, 4, 4, 4, 4, 0, 0]),
+            (5, 7, 3, &[3, 3, 3, 3, 3, 0, 0, 3, 3, 3, 3, 3, 0, 0]),
+            (7, 6, 4, &[1, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 3]),
+        ] {
+            assert_eq!(
+                start_pattern(pattern, holes, seeds).unwrap(),
+                expected,
+                "pattern {pattern}, {holes} x {seeds}"
+            );
+        }
+        assert_eq!(
+            start_pattern(7, 7, 4).unwrap_err().parameter,
+            "start_pattern"
+        );
+        assert_eq!(
+            start_pattern(5, 3, 4).unwrap_err().parameter,
+            "start_pattern"
+        );
+    }
+
+    #[test]
     fn names_keep_accented_letters_without_their_accents() {
         assert_eq!(game_name("Sokusowó"), "sokusowo");
         assert_eq!(game_name("Dépouiller"), "depouiller");
@@ -1253,13 +1523,13 @@ mod tests {
 
     #[test]
     fn every_parameter_that_stops_a_file_is_named() {
-        // Other goals are a rule the engine lacks; with the goal set back, the split direction
+        // Territory is a goal the engine lacks; with the goal set back, the split direction
         // of an odd row stops the file too.
         let both = file(5, 4, r#"{ "name": "Both", "goal": 2, "sow_direct": 0 }"#);
         assert!(translate(&both).unwrap_err().parameter == "goal");
         let refusal = translate_naming_every_blocker(&both).unwrap_err();
         assert_eq!(refusal.parameter, "goal, sow_direct", "{refusal}");
-        assert!(refusal.why.contains("a goal other"), "{refusal}");
+        assert!(refusal.why.contains("a goal of territory"), "{refusal}");
         assert!(refusal.why.contains("odd row"), "{refusal}");
         // One blocker alone is named as translate names it.
         let one = file(6, 4, r#"{ "name": "One", "goal": 2 }"#);

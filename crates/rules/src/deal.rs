@@ -58,6 +58,7 @@ impl Position {
             first_capture: None,
             blocked: 0,
             round_starter: Side::South,
+            on_extra_move: false,
         }
     }
 }

@@ -24,9 +24,9 @@ use std::fmt;
 use super::moves::MAX_ROW;
 use super::position::MAX_COUNTERS;
 use super::variant::{
-    CaptureCounts, CaptureSide, Direction, DirectionRule, GrandSlam, Laps, Leftover, MoveChoice,
-    MoveFilter, OwnEnd, PassingCaptures, RelayFrom, RoundFill, RoundStarter, Rounds, Rules, Start,
-    Unfed, Variant,
+    CaptureCounts, CaptureExtraMove, CaptureSide, Direction, DirectionRule, Goal, GrandSlam, Laps,
+    Leftover, MoveChoice, MoveFilter, OwnEnd, PassingCaptures, RelayFrom, RoundFill, RoundStarter,
+    Rounds, Rules, Start, Unfed, Variant,
 };
 
 /// The built-in games' files, in the order of the built-in variants.
@@ -87,7 +87,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 44] = [
+pub const FIELDS: [(&str, &str, &str); 49] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -271,15 +271,33 @@ pub const FIELDS: [(&str, &str, &str); 44] = [
         "a last counter in one's own store gives another move (needs `sow-own-store`)",
     ),
     (
+        "capture-extra-move",
+        "`\"no\"`, `\"always\"`, `\"once\"`",
+        "a move whose end captured counters (not only in passing) gives another move: never, \
+         always, or only if the move was not itself an extra move (one extra move in a row; \
+         the position string then says whether the side to move is on one)",
+    ),
+    (
+        "sweep-at-most",
+        "a number of counters, 0 for none",
+        "after a move's captures, when from 1 to this many counters are left on the board on \
+         `capture-side` (the whole board with `capture-empty-opposite`), the mover takes every \
+         counter on the board; not after a move that gave another move by its last counter in \
+         the store",
+    ),
+    (
         "must-feed",
         "`true`, `false`",
         "when the opponent's row is empty, a move must put counters in it if any move can",
     ),
     (
         "unfed",
-        "`\"starved-player-takes-all\"`, `\"mover-takes-all\"`, `\"as-leftover\"`",
+        "`\"starved-player-takes-all\"`, `\"mover-takes-all\"`, `\"as-leftover\"`, \
+         `\"any-move\"`",
         "with `must-feed`, when no move can feed: who takes the counters left (the game ends): \
-         the starved player, the player to move, or as `leftover` says",
+         the starved player, the player to move, or as `leftover` says; or the game goes on, \
+         any move allowed (`any-move`: the starved player then passes, or the game ends as \
+         `game-ends` says)",
     ),
     (
         "game-ends",
@@ -341,8 +359,8 @@ pub const FIELDS: [(&str, &str, &str); 44] = [
         "round-starter",
         "`\"alternate\"`, `\"loser\"`, `\"winner\"`, `\"last-mover\"`",
         "with `rounds`: who moves first in a new round: who did not start the last one, the \
-         player with fewer (more) counters at its end (after a drawn round: who did not start \
-         it), or who made its last move",
+         player with fewer (more) counters at its end (after a drawn round: who is not (is) to \
+         move at its end, as MancalaGames has it), or who made its last move",
     ),
     (
         "round-blocks",
@@ -356,6 +374,31 @@ pub const FIELDS: [(&str, &str, &str); 44] = [
         "with `rounds`: the match ends when a round leaves a player fewer counters than this \
          many pits take; with `majority-ends`, a round ends the match as soon as a player has \
          captured more than the counters less that many",
+    ),
+    (
+        "goal",
+        "`\"most-counters\"`, `\"clear-own-row\"`, `\"deprive\"`, `\"immobilize\"`",
+        "what the players play for: the most counters; to empty one's own row first (both \
+         empty: the mover wins); to leave the opponent without counters or, to move, without a \
+         move; or to leave the player to move without a move. The three last are won outright: \
+         the winner's final total is every counter (half each in a draw), and an end the goal \
+         does not name (the history rules) goes to the player with fewer counters in their row \
+         (to clear) or more (to deprive or immobilize)",
+    ),
+    (
+        "lap-captures",
+        "`true`, `false`",
+        "with `laps = \"relay\"`: the end captures are tried at the end of every lap and decide \
+         whether the move goes on: with `capture-past-empty`, a lap whose last pit held counters \
+         captures past the empty pit after it (if it can) and goes on from its last pit; with \
+         `capture-empty-opposite`, a lap ending in an empty pit takes the pit facing it and goes \
+         on from its last pit only if that took counters",
+    ),
+    (
+        "capture-takes-own-alone",
+        "`true`, `false`",
+        "with `capture-empty-opposite` and `capture-takes-own`: the last counter in one's own \
+         empty pit is taken even when the pit facing it is empty",
     ),
 ];
 
@@ -433,6 +476,21 @@ const SIDES: [(&str, CaptureSide); 3] = [
 ];
 
 /// The words of a game file's `GrandSlam` values (read and written by the same table).
+/// The words of a game file's `Goal` values (read and written by the same table).
+const GOALS: [(&str, Goal); 4] = [
+    ("most-counters", Goal::MostCounters),
+    ("clear-own-row", Goal::ClearOwnRow),
+    ("deprive", Goal::Deprive),
+    ("immobilize", Goal::Immobilize),
+];
+
+/// The words of a game file's `CaptureExtraMove` values (read and written by the same table).
+const CAPTURE_EXTRA_MOVES: [(&str, CaptureExtraMove); 3] = [
+    ("no", CaptureExtraMove::No),
+    ("always", CaptureExtraMove::Always),
+    ("once", CaptureExtraMove::Once),
+];
+
 const GRAND_SLAMS: [(&str, GrandSlam); 5] = [
     ("captures", GrandSlam::Captures),
     ("captures-nothing", GrandSlam::CapturesNothing),
@@ -442,10 +500,11 @@ const GRAND_SLAMS: [(&str, GrandSlam); 5] = [
 ];
 
 /// The words of a game file's `Unfed` values (read and written by the same table).
-const UNFEDS: [(&str, Unfed); 3] = [
+const UNFEDS: [(&str, Unfed); 4] = [
     ("starved-player-takes-all", Unfed::StarvedPlayerTakesAll),
     ("mover-takes-all", Unfed::MoverTakesAll),
     ("as-leftover", Unfed::AsLeftover),
+    ("any-move", Unfed::AnyMove),
 ];
 
 /// The words of a game file's `OwnEnd` values (read and written by the same table).
@@ -776,19 +835,34 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let store_one_per_lap = f.bool("store-one-per-lap", false)?;
     let relay_counts = counts_field(&mut f, "relay-counts")?;
     let relay_side = f.choice("relay-side", &SIDES, CaptureSide::Any)?;
+    let lap_captures = f.bool("lap-captures", false)?;
     let captures = counts_field(&mut f, "capture-counts")?;
     let capture_side = f.choice("capture-side", &SIDES, CaptureSide::Any)?;
     let capture_chain = f.bool("capture-chain", false)?;
     let chain_stops_at_origin = f.bool("chain-stops-at-origin", true)?;
     let capture_empty_opposite = f.bool("capture-empty-opposite", false)?;
     let capture_takes_own = f.bool("capture-takes-own", true)?;
+    let takes_own_alone = f.bool("capture-takes-own-alone", false)?;
     let capture_past_empty = f.bool("capture-past-empty", false)?;
     let past_empty_takes_facing = f.bool("past-empty-takes-facing", false)?;
     let grand_slam = f.choice("grand-slam", &GRAND_SLAMS, GrandSlam::Captures)?;
     let extra_turn_in_store = f.bool("extra-turn-in-store", false)?;
+    let capture_extra_move = f.choice(
+        "capture-extra-move",
+        &CAPTURE_EXTRA_MOVES,
+        CaptureExtraMove::No,
+    )?;
+    let sweep_at_most = f.number("sweep-at-most", Some(0))?;
+    if sweep_at_most > MAX_COUNTERS as u64 {
+        return Err(error(
+            "sweep-at-most",
+            format!("{sweep_at_most} is more than {MAX_COUNTERS}"),
+        ));
+    }
     let must_feed = f.bool("must-feed", false)?;
     let unfed = f.choice("unfed", &UNFEDS, Unfed::StarvedPlayerTakesAll)?;
     let own_end = f.choice("game-ends", &OWN_ENDS, OwnEnd::EmptyBoard)?;
+    let goal = f.choice("goal", &GOALS, Goal::MostCounters)?;
     let leftover = f.choice("leftover", &LEFTOVERS, Leftover::SplitEvenly)?;
     let majority_ends = f.bool("majority-ends", false)?;
     let ends_below = f.number("ends-below", Some(0))?;
@@ -862,15 +936,19 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         store_one_per_lap,
         relay_counts,
         relay_side,
+        lap_captures,
         capture_side,
         capture_chain,
         chain_stops_at_origin,
         capture_empty_opposite,
         capture_takes_own,
+        takes_own_alone,
         capture_past_empty,
         past_empty_takes_facing,
         grand_slam,
         extra_turn_in_store,
+        capture_extra_move,
+        sweep_at_most: sweep_at_most as u8,
         must_feed,
         unfed,
         own_end,
@@ -880,6 +958,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         no_progress_limit: (limit > 0).then_some(limit as u16),
         stores,
         rounds: in_rounds.then_some(rounds),
+        goal,
     };
     check(&rules)?;
     Ok(rules)
@@ -1073,7 +1152,103 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ));
         }
     }
-    if rules.leftover == Leftover::LastMover && rules.extra_turn_in_store {
+    if rules.capture_extra_move != CaptureExtraMove::No || rules.sweep_at_most > 0 {
+        let field = if rules.sweep_at_most > 0 {
+            "sweep-at-most"
+        } else {
+            "capture-extra-move"
+        };
+        if !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }) {
+            return Err(error(
+                field,
+                "is implemented for laps = \"single\" or \"relay\" only",
+            ));
+        }
+        if rules.sweep_at_most > 0 && rules.grand_slam != GrandSlam::Captures {
+            return Err(error(
+                "sweep-at-most",
+                "is implemented with grand-slam = \"captures\" only (whether a sweep is a grand \
+                 slam is a rule of its own)",
+            ));
+        }
+    }
+    if rules.takes_own_alone
+        && (!rules.capture_empty_opposite
+            || !rules.capture_takes_own
+            || rules.capture_extra_move != CaptureExtraMove::No)
+    {
+        return Err(error(
+            "capture-takes-own-alone",
+            "needs capture-empty-opposite and capture-takes-own, and no capture-extra-move (a \
+             counter taken alone is not a capture that gives another move)",
+        ));
+    }
+    if rules.lap_captures {
+        let clash = [
+            ("laps", !relay),
+            ("relay-from", rules.relay_from != RelayFrom::Landing),
+            ("relay-counts", !rules.relay_counts.is_empty()),
+            ("relay-side", rules.relay_side != CaptureSide::Any),
+            ("sow-own-store", rules.sow_own_store),
+            ("grand-slam", rules.grand_slam != GrandSlam::Captures),
+            ("sweep-at-most", rules.sweep_at_most > 0),
+            (
+                "capture-extra-move",
+                rules.capture_extra_move != CaptureExtraMove::No,
+            ),
+            (
+                "capture-takes-own",
+                rules.capture_empty_opposite && rules.capture_takes_own,
+            ),
+            (
+                "capture-counts",
+                rules.capture_past_empty == rules.capture_empty_opposite,
+            ),
+        ];
+        if let Some((field, _)) = clash.iter().find(|(_, on)| *on) {
+            return Err(error(
+                field,
+                "does not go with lap-captures, which is implemented for relay laps from the \
+                 landing pit with capture-past-empty, or with capture-empty-opposite leaving the \
+                 last counter, and no other rule on the end of a move",
+            ));
+        }
+    }
+    if rules.eliminates() {
+        let clash = [
+            ("rounds", rules.rounds.is_some()),
+            ("majority-ends", rules.majority_ends),
+            ("ends-below", rules.ends_below > 0),
+            ("must-feed", rules.must_feed),
+            ("min-move", rules.min_move > 1),
+            (
+                "game-ends",
+                !matches!(rules.own_end, OwnEnd::EmptyBoard | OwnEnd::MoverRowEmpty),
+            ),
+            (
+                "laps",
+                !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
+            ),
+        ];
+        if let Some((field, _)) = clash.iter().find(|(_, on)| *on) {
+            return Err(error(
+                field,
+                "is implemented for the most counters as the goal only (a goal to clear, \
+                 deprive or immobilize ends the game itself; `game-ends` then only says whether \
+                 a player without a move passes: \"board-empty\" or \"mover-row-empty\")",
+            ));
+        }
+        if rules.goal == Goal::Immobilize && rules.has_extra_moves() {
+            return Err(error(
+                "goal",
+                "\"immobilize\" is implemented for games without extra moves only (the goal \
+                 judges the mover's opponent, who is not always the player to move then)",
+            ));
+        }
+    }
+    if rules.leftover == Leftover::LastMover
+        && (rules.extra_turn_in_store || rules.capture_extra_move != CaptureExtraMove::No)
+    {
         return Err(error(
             "leftover",
             "\"last-mover\" is implemented for games without extra turns only (the position \
@@ -1103,7 +1278,7 @@ pub fn write(rules: &Rules) -> String {
         blocks: false,
         pits_to_go_on: 1,
     });
-    let values: [String; 44] = [
+    let values: [String; 49] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -1135,6 +1310,8 @@ pub fn write(rules: &Rules) -> String {
         rules.past_empty_takes_facing.to_string(),
         word(name_of(&GRAND_SLAMS, rules.grand_slam)),
         rules.extra_turn_in_store.to_string(),
+        word(name_of(&CAPTURE_EXTRA_MOVES, rules.capture_extra_move)),
+        rules.sweep_at_most.to_string(),
         rules.must_feed.to_string(),
         word(name_of(&UNFEDS, rules.unfed)),
         word(name_of(&OWN_ENDS, rules.own_end)),
@@ -1148,6 +1325,9 @@ pub fn write(rules: &Rules) -> String {
         word(name_of(&ROUND_STARTERS, rounds.starter)),
         rounds.blocks.to_string(),
         rounds.pits_to_go_on.to_string(),
+        word(name_of(&GOALS, rules.goal)),
+        rules.lap_captures.to_string(),
+        rules.takes_own_alone.to_string(),
     ];
     FIELDS
         .iter()

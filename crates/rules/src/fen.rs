@@ -1,6 +1,7 @@
 //! Position strings (RULES.md, "Position strings"): `<pits…>-<South captured>-<North captured>-<S|N>[-<S|N|X>-<S|N|X>]`;
 //! in a match of rounds a blocked pit is written `x`, and one more field says who started the
-//! round (`S` or `N`).
+//! round (`S` or `N`); where a capture gives one extra move at most, a last field says whether
+//! the side to move is on one (`E`) or not (`X`).
 
 use std::fmt;
 
@@ -41,6 +42,8 @@ pub enum PositionStringError {
     BlockedPit { field: String },
     /// The round's starter is not `S` or `N`.
     BadRoundStarter { text: String },
+    /// The extra-move field is not `E` or `X`.
+    BadExtraMove { text: String },
     /// Every pit of a row is blocked: no round is dealt so (a player who goes on fills a pit at
     /// least), and a hand with nowhere to go would never end.
     RowBlocked { side: Side },
@@ -89,6 +92,12 @@ impl fmt::Display for PositionStringError {
             PositionStringError::BadRoundStarter { text } => {
                 write!(f, "the round's starter is '{text}', expected S or N")
             }
+            PositionStringError::BadExtraMove { text } => {
+                write!(
+                    f,
+                    "the extra-move field is '{text}', expected E (on an extra move) or X"
+                )
+            }
             PositionStringError::RowBlocked { side } => {
                 write!(
                     f,
@@ -115,6 +124,7 @@ impl Position {
             + 3
             + if rules.tracks_four_holders() { 2 } else { 0 }
             + rules.rounds.is_some() as usize
+            + rules.tracks_extra_move() as usize
     }
 
     /// Parses a position string of `variant`.
@@ -190,8 +200,21 @@ impl Position {
         } else {
             (None, None)
         };
-        let round_starter = if rules.rounds.is_some() {
+        let on_extra_move = if rules.tracks_extra_move() {
             match fields[expected - 1] {
+                "E" => true,
+                "X" => false,
+                other => {
+                    return Err(PositionStringError::BadExtraMove {
+                        text: other.to_string(),
+                    });
+                }
+            }
+        } else {
+            false
+        };
+        let round_starter = if rules.rounds.is_some() {
+            match fields[len + 3 + 2 * rules.tracks_four_holders() as usize] {
                 "S" => Side::South,
                 "N" => Side::North,
                 other => {
@@ -218,6 +241,7 @@ impl Position {
             first_capture,
             blocked,
             round_starter,
+            on_extra_move,
         })
     }
 }
@@ -284,6 +308,9 @@ impl fmt::Display for Position {
         }
         if self.rules().rounds.is_some() {
             write!(f, "-{}", self.round_starter.letter())?;
+        }
+        if self.rules().tracks_extra_move() {
+            f.write_str(if self.on_extra_move { "-E" } else { "-X" })?;
         }
         Ok(())
     }

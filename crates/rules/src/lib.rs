@@ -79,7 +79,7 @@ pub use sowing::MoveEffect;
 pub use spec::Spec;
 pub use trace::{MoveTrace, SowStep};
 pub use variant::{
-    CaptureCounts, CaptureSide, Direction, DirectionRule, GrandSlam, Laps, LastFourRule, Leftover,
-    MAX_REGISTERED, MoveChoice, MoveFilter, OwnEnd, RegisterError, RoundFill, RoundStarter, Rounds,
-    Rules, Start, Unfed, UnknownVariant, Variant,
+    CaptureCounts, CaptureExtraMove, CaptureSide, Direction, DirectionRule, Goal, GrandSlam, Laps,
+    LastFourRule, Leftover, MAX_REGISTERED, MoveChoice, MoveFilter, OwnEnd, RegisterError,
+    RoundFill, RoundStarter, Rounds, Rules, Start, Unfed, UnknownVariant, Variant,
 };

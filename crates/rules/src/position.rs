@@ -6,7 +6,7 @@ use super::moves::{Move, MoveList};
 use super::side::Side;
 use super::spec::Spec;
 use super::variant::{
-    LastFourRule, Leftover, MoveChoice, MoveFilter, OwnEnd, Rules, Unfed, Variant,
+    Goal, LastFourRule, Leftover, MoveChoice, MoveFilter, OwnEnd, Rules, Unfed, Variant,
 };
 
 /// The most pits on any board (2×12, as Anywoli's).
@@ -35,6 +35,9 @@ pub struct Position {
     pub(super) blocked: u32,
     /// A match of rounds: who moved first in this round (South elsewhere).
     pub(super) round_starter: Side,
+    /// The side to move is on an extra move, which a capture then does not renew (games whose
+    /// captures give one extra move at most; always false elsewhere).
+    pub(super) on_extra_move: bool,
 }
 
 /// Why a game is over.
@@ -64,6 +67,13 @@ pub enum Ending {
     NoLegalMove,
     /// No pit on the board holds enough counters to be moved (see [`Rules::min_move`]).
     Immobile,
+    /// A row is empty in a game whose goal is to clear one's own (see [`Goal::ClearOwnRow`]).
+    RowCleared,
+    /// A row is empty, or the player to move has no move, in a game whose goal is to deprive
+    /// the opponent (see [`Goal::Deprive`]).
+    Deprived,
+    /// The player to move has no move in a game whose goal is to immobilize the opponent.
+    Immobilized,
 }
 
 impl Ending {
@@ -81,6 +91,9 @@ impl Ending {
             Ending::TooFew => "too few counters",
             Ending::NoLegalMove => "no legal move",
             Ending::Immobile => "no movable pit",
+            Ending::RowCleared => "row cleared",
+            Ending::Deprived => "deprived",
+            Ending::Immobilized => "immobilized",
         }
     }
 }
@@ -162,6 +175,7 @@ impl Position {
             first_capture,
             blocked: 0,
             round_starter: Side::South,
+            on_extra_move: false,
         })
     }
 
@@ -182,6 +196,7 @@ impl Position {
             first_capture: None,
             blocked: 0,
             round_starter: Side::South,
+            on_extra_move: false,
         }
     }
 
@@ -195,6 +210,13 @@ impl Position {
     #[inline]
     pub fn blocked_pits(&self) -> u32 {
         self.blocked
+    }
+
+    /// Whether the side to move is on an extra move that a capture does not renew (see
+    /// [`Rules::tracks_extra_move`]; false elsewhere).
+    #[inline]
+    pub fn on_extra_move(&self) -> bool {
+        self.on_extra_move
     }
 
     /// Who moved first in this round (a match of rounds; South elsewhere).
@@ -344,14 +366,21 @@ impl Position {
             moves = self.filtered_moves::<S>(moves);
         }
         if moves.is_empty() {
-            // Without a pass, a player with counters but no playable pit ends the game.
-            if rules.own_end != OwnEnd::MoverRowEmpty {
+            // Without a pass, a player with counters but no playable pit ends the game; a goal to
+            // deprive or immobilize is reached so.
+            if rules.own_end != OwnEnd::MoverRowEmpty
+                && !matches!(rules.goal, Goal::Deprive | Goal::Immobilize)
+            {
                 moves.push(Move::PASS);
             }
             return moves;
         }
         if self.must_feed_for::<S>() {
-            moves = self.feeding_moves::<S>(&moves);
+            let feeding = self.feeding_moves::<S>(&moves);
+            // Where no move can feed and the game goes on, every move is allowed.
+            if !feeding.is_empty() || rules.unfed != Unfed::AnyMove {
+                moves = feeding;
+            }
         }
         moves
     }
@@ -380,11 +409,17 @@ impl Position {
     /// Why a position with counters and no legal move ends the game: the mover cannot feed the
     /// starved opponent, or the game lets them play none of their pits.
     fn no_move_ending(&self) -> Ending {
-        let starved = self.rules().must_feed && self.row_total(self.side_to_move.opponent()) == 0;
+        let starved = self.rules().must_feed
+            && self.rules().unfed != Unfed::AnyMove
+            && self.row_total(self.side_to_move.opponent()) == 0;
         if starved {
             Ending::Starvation
         } else {
-            Ending::NoLegalMove
+            match self.rules().goal {
+                Goal::Deprive => Ending::Deprived,
+                Goal::Immobilize => Ending::Immobilized,
+                Goal::MostCounters | Goal::ClearOwnRow => Ending::NoLegalMove,
+            }
         }
     }
 
@@ -455,11 +490,14 @@ impl Position {
 
     #[inline(always)]
     fn own_end_by_count_with<S: Spec>(&self) -> Option<Ending> {
+        let rules = S::rules(self);
+        if rules.eliminates() {
+            return self.goal_end_by_count::<S>(rules);
+        }
         let on_board = self.on_board_for::<S>();
         if on_board == 0 {
             return Some(Ending::BoardEmpty);
         }
-        let rules = S::rules(self);
         if rules.majority_ends && self.has_majority(rules, on_board) {
             return Some(Ending::Majority);
         }
@@ -490,6 +528,79 @@ impl Position {
                 .has_majority(rules, on_board)
                 .then_some(Ending::Majority),
         }
+    }
+
+    /// The end an elimination goal sees in the rows: an empty row (to clear or deprive), the
+    /// player to move without counters (to immobilize). A player with counters and no move is
+    /// found by the moves (see [`Position::no_move_ending`]).
+    #[inline(always)]
+    fn goal_end_by_count<S: Spec>(&self, rules: &Rules) -> Option<Ending> {
+        let emptied = |side| self.row_total_for::<S>(side) == 0;
+        match rules.goal {
+            Goal::MostCounters => None,
+            Goal::ClearOwnRow => {
+                (emptied(Side::South) || emptied(Side::North)).then_some(Ending::RowCleared)
+            }
+            Goal::Deprive => {
+                (emptied(Side::South) || emptied(Side::North)).then_some(Ending::Deprived)
+            }
+            Goal::Immobilize => emptied(self.side_to_move).then_some(Ending::Immobilized),
+        }
+    }
+
+    /// Who made the move that led here: the side to move where it is on an extra move, else
+    /// the other. Exact where the game has no extra moves or the position tracks them
+    /// ([`Rules::tracks_extra_move`]).
+    pub fn last_mover(&self) -> Side {
+        if self.on_extra_move {
+            self.side_to_move
+        } else {
+            self.side_to_move.opponent()
+        }
+    }
+
+    /// Who wins a game of an elimination goal ended by `ending` here (`None`: a draw). An end
+    /// the goal does not name (the history rules, a player without a move where the goal is to
+    /// clear) is conceded: to the player with fewer counters in their row where the goal is to
+    /// clear, more elsewhere.
+    fn goal_winner(&self, ending: Ending) -> Option<Side> {
+        let [south, north] = [Side::South, Side::North].map(|side| self.row_total(side));
+        let by_empty_row = |empty_wins: bool| match (south == 0, north == 0) {
+            (true, true) => Some(self.last_mover()),
+            (true, false) => Some(if empty_wins { Side::South } else { Side::North }),
+            (false, true) => Some(if empty_wins { Side::North } else { Side::South }),
+            (false, false) => None,
+        };
+        match ending {
+            Ending::RowCleared => by_empty_row(true),
+            Ending::Deprived => by_empty_row(false).or(Some(self.side_to_move.opponent())),
+            Ending::Immobilized => Some(self.side_to_move.opponent()),
+            _ => {
+                let fewer_wins = self.rules().goal == Goal::ClearOwnRow;
+                match south.cmp(&north) {
+                    std::cmp::Ordering::Equal => None,
+                    std::cmp::Ordering::Less => {
+                        Some(if fewer_wins { Side::South } else { Side::North })
+                    }
+                    std::cmp::Ordering::Greater => {
+                        Some(if fewer_wins { Side::North } else { Side::South })
+                    }
+                }
+            }
+        }
+    }
+
+    /// The least and the most final margin the side to move can still end with: the captured
+    /// margin less and plus the counters on the board, or, where the goal eliminates, minus
+    /// and plus the whole total.
+    #[inline]
+    pub fn final_margin_range(&self) -> (i32, i32) {
+        if self.rules().eliminates() {
+            let total = self.total() as i32;
+            return (-total, total);
+        }
+        let (captured, reach) = (self.captured_margin(), self.on_board() as i32);
+        (captured - reach, captured + reach)
     }
 
     /// Whether a player has captured more than half of the counters, or both exactly half; in a
@@ -542,6 +653,14 @@ impl Position {
     /// Splitting evenly gives each player half; an odd counter (only possible in a position
     /// string typed by hand) goes to nobody, which keeps the result that of the captured totals.
     pub fn final_totals(&self, ending: Ending, last_four_rule: LastFourRule) -> [u32; 2] {
+        if self.rules().eliminates() {
+            let total = self.total();
+            return match self.goal_winner(ending) {
+                Some(Side::South) => [total, 0],
+                Some(Side::North) => [0, total],
+                None => [total / 2, total / 2],
+            };
+        }
         let mut totals = [self.captured[0] as u32, self.captured[1] as u32];
         let on_board = self.on_board();
         let split_evenly = |totals: &mut [u32; 2]| {
@@ -576,6 +695,9 @@ impl Position {
             }
             Ending::RowEmpty
             | Ending::Starvation
+            | Ending::RowCleared
+            | Ending::Deprived
+            | Ending::Immobilized
             | Ending::NoLegalMove
             | Ending::TooFew
             | Ending::Immobile
@@ -615,7 +737,7 @@ impl Position {
     /// solver asks "is the value at least 3?" only once, not again as "at least 2?".
     pub fn margin_parity(&self) -> Option<u32> {
         let rules = self.rules();
-        if rules.ends_on_majority() || rules.leftover == Leftover::Nobody {
+        if rules.ends_on_majority() || rules.leftover == Leftover::Nobody || rules.eliminates() {
             return None;
         }
         // Even splits happen at a repetition (or a four with no receiver yet); they lose

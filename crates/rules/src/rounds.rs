@@ -50,6 +50,7 @@ impl Position {
         let mut next = *self;
         next.pits = [0; MAX_PITS];
         next.blocked = 0;
+        next.on_extra_move = false;
         for side in [Side::South, Side::North] {
             let held = totals[side.index()];
             let filled = (held / per_pit).min(n as u32) as usize;
@@ -77,8 +78,12 @@ impl Position {
                 }
             }
         }
+        // After a drawn round, as MancalaGames has it: the player to move at its end starts
+        // under the winner rule, the other (the last mover, unless the last move gave another)
+        // under the loser rule.
         let by_result = |winner_starts: bool| match totals[0].cmp(&totals[1]) {
-            Ordering::Equal => self.round_starter.opponent(),
+            Ordering::Equal if winner_starts => self.side_to_move,
+            Ordering::Equal => self.side_to_move.opponent(),
             Ordering::Greater if winner_starts => Side::South,
             Ordering::Less if !winner_starts => Side::South,
             _ => Side::North,

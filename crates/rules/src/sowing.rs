@@ -5,8 +5,8 @@ use super::position::{MAX_PITS, Position};
 use super::side::Side;
 use super::spec::Spec;
 use super::variant::{
-    CaptureCounts, CaptureSide, Direction, DirectionRule, GrandSlam, Laps, PassingCaptures,
-    RelayFrom, Rules,
+    CaptureCounts, CaptureExtraMove, CaptureSide, Direction, DirectionRule, GrandSlam, Laps,
+    PassingCaptures, RelayFrom, Rules,
 };
 
 /// Laps of a relay move made before looking for a cycle.
@@ -171,6 +171,8 @@ impl Position {
         };
         let before = self.captured[0] + self.captured[1];
         let mut effect = MoveEffect::default();
+        // Whether the captures that end the move took counters (not those made in passing).
+        let mut end_captured = false;
         if let Some(origin) = mv.pit(rules.pits_per_row) {
             match rules.laps {
                 Laps::Single { captures } => {
@@ -178,21 +180,36 @@ impl Position {
                     let last = self.sow_one_lap(rules, origin, captures);
                     match last {
                         LastCounter::Pit(landing) => {
-                            self.capture_one_lap(rules, landing, origin, captures, row_held)
+                            let sown = self.captured[0] + self.captured[1];
+                            self.capture_one_lap(rules, landing, origin, captures, row_held);
+                            end_captured = self.captured[0] + self.captured[1] > sown;
                         }
                         LastCounter::Store => effect.extra_turn = rules.extra_turn_in_store,
                     }
                 }
                 Laps::Relay { captures } => {
                     let row_held = self.opponent_row_held(rules);
+                    // Laps are replayed to find an endless move's cycle: `Fn`, so a cell.
+                    let lap_captured = std::cell::Cell::new(false);
                     let lap = |pos: &mut Position, lap_origin| {
-                        pos.relay_lap(rules, lap_origin, captures, row_held)
+                        if rules.capture_extra_move == CaptureExtraMove::No {
+                            return pos.relay_lap(rules, lap_origin, captures, row_held);
+                        }
+                        let mut told = |step| {
+                            if let PassingStep::Captured { sown, after, .. } = step
+                                && after.captured != sown.captured
+                            {
+                                lap_captured.set(true);
+                            }
+                        };
+                        pos.relay_lap_told(rules, lap_origin, captures, row_held, &mut told)
                     };
                     let end = match rules.lap_limit {
                         0 => self.relay(origin, &mut effect, lap),
                         limit => self.relay_up_to(origin, limit, &mut effect, lap),
                     };
                     effect.extra_turn = end == LapEnd::ExtraTurn;
+                    end_captured = lap_captured.get();
                 }
                 Laps::RelayWithOpposite { captures } => {
                     let end = self.relay(origin, &mut effect, |pos, lap_origin| {
@@ -216,11 +233,56 @@ impl Position {
                 }
             }
         }
+        if (rules.sweep_at_most > 0 || rules.capture_extra_move != CaptureExtraMove::No)
+            && mv.pit(rules.pits_per_row).is_some()
+        {
+            self.end_of_move_rules(rules, end_captured, &mut effect);
+        }
         if !effect.extra_turn {
             self.side_to_move = self.side_to_move.opponent();
         }
+        if rules.tracks_extra_move() {
+            self.on_extra_move = effect.extra_turn;
+        }
         effect.captured = self.captured[0] + self.captured[1] - before;
         effect
+    }
+
+    /// The rules that follow a move's captures: the sweep of the last counters
+    /// ([`Rules::sweep_at_most`]) and a capture's extra move ([`Rules::capture_extra_move`]).
+    /// Neither follows a move that gave another move by its last counter in the store, nor an
+    /// endless one.
+    fn end_of_move_rules(&mut self, rules: &Rules, end_captured: bool, effect: &mut MoveEffect) {
+        if effect.extra_turn || effect.endless {
+            return;
+        }
+        let mover = self.side_to_move;
+        if rules.sweep_at_most > 0 {
+            let len = rules.pit_count();
+            let counted: u32 = (0..len)
+                .filter(|&pit| {
+                    rules.capture_empty_opposite
+                        || match rules.capture_side {
+                            CaptureSide::Any => true,
+                            CaptureSide::Own => self.owner(pit) == mover,
+                            CaptureSide::Opponent => self.owner(pit) != mover,
+                        }
+                })
+                .map(|pit| self.pits[pit] as u32)
+                .sum();
+            if (1..=rules.sweep_at_most as u32).contains(&counted) {
+                for pit in 0..len {
+                    self.captured[mover.index()] += self.pits[pit];
+                    self.pits[pit] = 0;
+                }
+            }
+        }
+        effect.extra_turn = end_captured
+            && match rules.capture_extra_move {
+                CaptureExtraMove::No => false,
+                CaptureExtraMove::Always => true,
+                CaptureExtraMove::Once => !self.on_extra_move,
+            };
     }
 
     /// A cheap look at sowing from `pit` without making the move: `None` if the move surely
@@ -241,6 +303,17 @@ impl Position {
         let rules = S::rules(self);
         let len = rules.pit_count();
         let hand = self.pits[pit] as usize;
+        if rules.sweep_at_most > 0 {
+            // A move that captures nothing may still leave the few counters a sweep takes:
+            // the move is made on a copy.
+            if hand == 0 {
+                return None;
+            }
+            let mut after = *self;
+            after.side_to_move = self.owner(pit);
+            let effect = after.play_for::<S>(Move::from_pit(pit, rules.pits_per_row));
+            return (effect.captured > 0 || effect.extra_turn).then_some(effect.captured);
+        }
         match rules.laps {
             Laps::Single { .. }
                 if !rules.plain_ring()
@@ -438,6 +511,12 @@ impl Position {
                 self.pits[landing] -= own;
                 self.pits[facing] = 0;
                 self.captured[mover.index()] += taken;
+            } else if rules.takes_own_alone
+                && self.owner(landing) == mover
+                && self.pits[landing] == 1
+            {
+                self.pits[landing] = 0;
+                self.captured[mover.index()] += 1;
             }
             return;
         }
@@ -531,6 +610,26 @@ impl Position {
             LastCounter::Store => LapEnd::Done,
             LastCounter::Pit(landing) => {
                 let count = self.pits[landing];
+                if rules.lap_captures {
+                    // Captures at the end of every lap, which decide whether the move goes on.
+                    if rules.capture_past_empty && count > 1 {
+                        self.capture_one_lap_told(
+                            rules, landing, lap_origin, captures, row_held, tell,
+                        );
+                        return LapEnd::Relay(landing);
+                    }
+                    if rules.capture_empty_opposite && count == 1 {
+                        let before = self.captured;
+                        self.capture_one_lap_told(
+                            rules, landing, lap_origin, captures, row_held, tell,
+                        );
+                        return if self.captured != before {
+                            LapEnd::Relay(landing)
+                        } else {
+                            LapEnd::Done
+                        };
+                    }
+                }
                 let on = |side: CaptureSide| match side {
                     CaptureSide::Any => true,
                     CaptureSide::Own => self.owner(landing) == self.side_to_move,

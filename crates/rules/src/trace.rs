@@ -10,7 +10,7 @@ use super::moves::Move;
 use super::position::Position;
 use super::side::Side;
 use super::sowing::{LapEnd, LastCounter, PassingStep, step, step_back, store_after};
-use super::variant::{Laps, PassingCaptures, Rules};
+use super::variant::{CaptureExtraMove, Laps, PassingCaptures, Rules};
 
 /// Laps told before a relay move is called endless (the move itself finds its cycle exactly).
 const MAX_TOLD_LAPS: usize = 400;
@@ -113,11 +113,39 @@ impl Position {
                     })
                 }
             }
+            if rules.sweep_at_most > 0 || rules.capture_extra_move != CaptureExtraMove::No {
+                self.tell_end_of_move_rules(mv, &mut steps);
+            }
         }
         Ok(MoveTrace {
             pits_per_row: game_rules.pits_per_row,
             steps,
         })
+    }
+
+    /// What the rules that follow a move's captures did (a sweep of the last counters, a
+    /// capture's extra move), told from the move itself: the pits it emptied beyond what the
+    /// steps so far took, and another move if it gave one.
+    fn tell_end_of_move_rules(&self, mv: Move, steps: &mut Vec<SowStep>) {
+        let told = MoveTrace {
+            pits_per_row: self.rules().pits_per_row,
+            steps: steps.clone(),
+        }
+        .replay(self);
+        let mut after = *self;
+        let effect = after.play_unchecked(mv);
+        for pit in 0..self.rules().pit_count() {
+            if told.pits[pit] > after.pits[pit] {
+                steps.push(SowStep::Capture {
+                    pit,
+                    count: told.pits[pit] - after.pits[pit],
+                    to: self.side_to_move,
+                });
+            }
+        }
+        if effect.extra_turn && !steps.contains(&SowStep::ExtraTurn) {
+            steps.push(SowStep::ExtraTurn);
+        }
     }
 
     /// A relay move from `origin`: `lap` makes and tells one lap, until one ends the move (or

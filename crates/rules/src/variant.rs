@@ -205,6 +205,35 @@ impl GrandSlam {
     }
 }
 
+/// What the players play for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The most counters at the end: the captured ones, and those on the board as the ending
+    /// shares them.
+    MostCounters,
+    /// To empty one's own row first: the player whose row is empty after a move wins (both
+    /// empty: the player who made it).
+    ClearOwnRow,
+    /// To leave the opponent without counters: the player whose row is empty after a move
+    /// loses (both empty: the other than the one who made it), and so does a player to move
+    /// without a move.
+    Deprive,
+    /// To leave the opponent without a move: the player to move who has none loses.
+    Immobilize,
+}
+
+/// Whether a move whose end captured counters gives the mover another move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureExtraMove {
+    /// It does not.
+    No,
+    /// It always does.
+    Always,
+    /// It does, unless the move was itself an extra move (a capture's or a store's): one extra
+    /// move in a row, never a chain of them.
+    Once,
+}
+
 /// Who takes the counters left when a player must feed the opponent's empty row and cannot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unfed {
@@ -214,6 +243,9 @@ pub enum Unfed {
     MoverTakesAll,
     /// The counters left go as the game's [`Leftover`] says.
     AsLeftover,
+    /// The game does not end: the mover plays any move, and the starved player passes (or the
+    /// game ends as `own_end` says).
+    AnyMove,
 }
 
 /// What a game's own end looks like (besides the history rules, which every game shares).
@@ -291,9 +323,11 @@ pub enum RoundFill {
 pub enum RoundStarter {
     /// The player who did not start the round that ended.
     Alternate,
-    /// The player with fewer counters at the round's end (after a drawn round: as `Alternate`).
+    /// The player with fewer counters at the round's end (after a drawn round: the player not
+    /// to move at its end).
     Loser,
-    /// The player with more counters at the round's end (after a drawn round: as `Alternate`).
+    /// The player with more counters at the round's end (after a drawn round: the player to
+    /// move at its end).
     Winner,
     /// The player who made the round's last move.
     LastMover,
@@ -358,6 +392,12 @@ pub struct Rules {
     pub relay_counts: CaptureCounts,
     /// [`Laps::Relay`]: whose row a landing pit must be in for its lap to relay.
     pub relay_side: CaptureSide,
+    /// [`Laps::Relay`]: the end captures are tried at the end of every lap, and decide whether
+    /// the move goes on: with `capture_past_empty`, a lap whose landing pit held counters
+    /// captures past the empty pit after it (if it can) and goes on from its landing pit; with
+    /// `capture_empty_opposite`, a lap ending in an empty pit takes the pit facing it and goes
+    /// on from its landing pit only if that took counters.
+    pub lap_captures: bool,
     /// One-lap captures: where the landing pit, and the pits of a chain, must be.
     pub capture_side: CaptureSide,
     /// One-lap captures: the pits before the landing pit (against the sowing) are judged too,
@@ -372,6 +412,8 @@ pub struct Rules {
     /// With `capture_empty_opposite`: the last counter is taken with the facing pit (else it
     /// stays where it fell).
     pub capture_takes_own: bool,
+    /// With `capture_takes_own`: the last counter is taken even when the facing pit is empty.
+    pub takes_own_alone: bool,
     /// The end of a move captures past an empty pit: where the pit after the last one is empty,
     /// the pit after that is taken (on `capture_side`; with `capture_chain`, again from there
     /// onwards, in the sowing direction). A one-lap move needs its last pit to have held
@@ -383,6 +425,13 @@ pub struct Rules {
     pub grand_slam: GrandSlam,
     /// A last counter into the mover's own store gives the mover another move.
     pub extra_turn_in_store: bool,
+    /// A move whose end captured counters (not a capture in passing) gives another move.
+    pub capture_extra_move: CaptureExtraMove,
+    /// After a move's captures, when the counters on the board on `capture_side` (the whole
+    /// board with `capture_empty_opposite`) are from 1 to this many, the mover takes every
+    /// counter on the board. 0: no such rule. Not after a move that gave another move by its
+    /// last counter in the store, nor after an endless one.
+    pub sweep_at_most: u8,
     /// A player whose opponent's row is empty must leave it non-empty if they can.
     pub must_feed: bool,
     /// Who takes the rest when a player must feed and cannot.
@@ -402,6 +451,10 @@ pub struct Rules {
     pub stores: bool,
     /// A match of rounds; `None`: one game.
     pub rounds: Option<Rounds>,
+    /// What the players play for. In a game whose goal is not the most counters, the winner's
+    /// final total is every counter (the loser's none, half each in a draw): the result, the
+    /// score and the solved value (plus or minus the total) follow the goal.
+    pub goal: Goal,
 }
 
 impl Rules {
@@ -441,6 +494,27 @@ impl Rules {
     pub const fn tracks_four_holders(&self) -> bool {
         matches!(self.own_end, OwnEnd::LastFour)
             || matches!(self.leftover, Leftover::LastFourReceiver)
+    }
+
+    /// Whether the position records that the side to move is on an extra move (one more field of
+    /// its position string): a capture then gives no other ([`CaptureExtraMove::Once`]).
+    pub const fn tracks_extra_move(&self) -> bool {
+        matches!(self.capture_extra_move, CaptureExtraMove::Once)
+            || (self.eliminates() && self.has_extra_moves())
+    }
+
+    /// Whether a move may give its mover another move (a last counter in the store, a capture).
+    pub const fn has_extra_moves(&self) -> bool {
+        self.extra_turn_in_store
+            || !matches!(self.capture_extra_move, CaptureExtraMove::No)
+            || matches!(self.laps, Laps::RelayFours)
+    }
+
+    /// Whether the goal is not the most counters but to clear, deprive or immobilize: the game
+    /// is won or lost outright, and the margin is the whole total.
+    #[inline(always)]
+    pub const fn eliminates(&self) -> bool {
+        !matches!(self.goal, Goal::MostCounters)
     }
 
     /// Whether the game ends once a player has captured more than half of the counters (its
@@ -561,15 +635,19 @@ const COMMON: Rules = Rules {
     store_one_per_lap: false,
     relay_counts: CaptureCounts::NONE,
     relay_side: CaptureSide::Any,
+    lap_captures: false,
     capture_side: CaptureSide::Any,
     capture_chain: false,
     chain_stops_at_origin: true,
     capture_empty_opposite: false,
     capture_takes_own: true,
+    takes_own_alone: false,
     capture_past_empty: false,
     past_empty_takes_facing: false,
     grand_slam: GrandSlam::Captures,
     extra_turn_in_store: false,
+    capture_extra_move: CaptureExtraMove::No,
+    sweep_at_most: 0,
     must_feed: false,
     unfed: Unfed::StarvedPlayerTakesAll,
     own_end: OwnEnd::EmptyBoard,
@@ -579,6 +657,7 @@ const COMMON: Rules = Rules {
     no_progress_limit: Some(100),
     stores: false,
     rounds: None,
+    goal: Goal::MostCounters,
     laps: Laps::Single {
         captures: CaptureCounts::NONE,
     },

@@ -589,8 +589,10 @@ fn the_next_round_s_starter_follows_the_game_s_rule() {
     assert_eq!(starter("winner", [8, 4], North), South);
     assert_eq!(starter("winner", [4, 8], South), North);
     assert_eq!(starter("last-mover", [8, 4], North), North);
-    // After a drawn round the result chooses nobody: who did not start it starts.
-    assert_eq!(starter("loser", [6, 6], North), South);
+    // After a drawn round the result chooses nobody; as MancalaGames has it, the loser rule
+    // gives the start to the player not to move at its end (here North, as South is to move),
+    // the winner rule to the player to move.
+    assert_eq!(starter("loser", [6, 6], North), North);
     assert_eq!(starter("winner", [6, 6], North), South);
 }
 
@@ -782,4 +784,392 @@ fn a_round_that_starts_as_an_earlier_one_for_the_third_time_ends_the_match() {
     assert_eq!(game.position().to_string(), "1-1-1-1-0-0-S-S");
     assert_eq!(game.ending(), Some(Ending::Repetition));
     assert_eq!(game.rounds_ended(), 4);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What follows a move's captures: a capture's extra move, the sweep of the last counters
+
+#[test]
+fn a_capture_that_ends_a_move_gives_another_move() {
+    let again = game(
+        "capture-again",
+        "capture-counts = [2]\ncapture-extra-move = \"always\"\n",
+    );
+    // `C` sows `a`, which becomes 2: taken, and South moves again.
+    assert_eq!(play(again, "0-0-1-1-1-1-0-0-S", "C").0, "0-0-0-0-1-1-2-0-S");
+    // A move that captures nothing hands over.
+    assert_eq!(play(again, "0-1-0-1-1-1-0-0-S", "B").0, "0-0-1-1-1-1-0-0-N");
+    // Without the rule the capture hands over too.
+    let plain = game("capture-no-again", "capture-counts = [2]\n");
+    assert_eq!(play(plain, "0-0-1-1-1-1-0-0-S", "C").0, "0-0-0-0-1-1-2-0-N");
+}
+
+#[test]
+fn a_capture_in_passing_gives_no_extra_move() {
+    let again = game(
+        "passing-again",
+        "capture-counts = [2]\npassing-captures = \"to-mover\"\ncapture-extra-move = \"always\"\n",
+    );
+    // `A` sows `B`, which becomes 2 and is taken in passing, then `C`: the end takes nothing.
+    assert_eq!(play(again, "2-1-0-1-1-1-0-0-S", "A").0, "0-0-1-1-1-1-2-0-N");
+}
+
+#[test]
+fn a_capture_on_an_extra_move_gives_no_other_where_one_is_the_most() {
+    let once = game(
+        "capture-once",
+        "capture-counts = [2]\ncapture-extra-move = \"once\"\n",
+    );
+    // The position string's last field says whether the side to move is on an extra move.
+    assert_eq!(
+        play(once, "0-0-1-1-0-0-0-0-S-X", "C").0,
+        "0-0-0-0-0-0-2-0-S-E"
+    );
+    assert_eq!(
+        play(once, "0-0-1-1-0-1-0-0-S-E", "C").0,
+        "0-0-0-0-0-1-2-0-N-X"
+    );
+    // A pass ends the turn: the opponent's capture then gives an extra move.
+    let mut pos = position(once, "0-0-0-0-1-1-2-0-S-E");
+    assert_eq!(pos.legal_moves().as_slice(), &[Move::PASS]);
+    pos.play(Move::PASS).unwrap();
+    assert_eq!(pos.to_string(), "0-0-0-0-1-1-2-0-N-X");
+    // Anything but E or X is refused, and the field is needed.
+    let error = Position::from_position_string(once, "0-0-1-1-0-0-0-0-S-Y").unwrap_err();
+    assert!(
+        error.to_string().contains("extra-move field is 'Y'"),
+        "{error}"
+    );
+    assert!(Position::from_position_string(once, "0-0-1-1-0-0-0-0-S").is_err());
+}
+
+#[test]
+fn the_last_counters_left_are_swept_by_the_mover() {
+    let sweep = game("sweep", "capture-counts = [3]\nsweep-at-most = 2\n");
+    // `A` sows `B`: two counters are left on the board, which South takes.
+    assert_eq!(play(sweep, "1-0-0-0-1-0-0-0-S", "A").0, "0-0-0-0-0-0-2-0-N");
+    // Three are more than two: nothing is swept.
+    assert_eq!(play(sweep, "1-0-0-1-1-0-0-0-S", "A").0, "0-1-0-1-1-0-0-0-N");
+    // They are counted where captures are judged: here the opponent's row, two of four.
+    let opponent = game(
+        "sweep-opponent",
+        "capture-counts = [3]\ncapture-side = \"opponent\"\nsweep-at-most = 2\n",
+    );
+    assert_eq!(
+        play(opponent, "3-0-0-0-1-0-0-0-S", "A").0,
+        "0-0-0-0-0-0-4-0-N"
+    );
+    // After a capture that leaves the board empty there is nothing to sweep.
+    assert_eq!(play(sweep, "0-0-1-2-0-0-0-0-S", "C").0, "0-0-0-0-0-0-3-0-N");
+}
+
+#[test]
+fn a_sweep_and_an_extra_move_are_told_with_the_move() {
+    let sweep = game("sweep-told", "capture-counts = [3]\nsweep-at-most = 2\n");
+    let before = position(sweep, "1-0-0-0-1-0-0-0-S");
+    let trace = before.trace_move(mv("A")).unwrap();
+    assert_eq!(trace.to_string(), "A:1 B xB:1>S xb:1>S");
+    let mut after = before;
+    after.play(mv("A")).unwrap();
+    assert_eq!(trace.replay(&before).pits(), after.pits());
+    let once = game(
+        "once-told",
+        "capture-counts = [2]\ncapture-extra-move = \"once\"\n",
+    );
+    let before = position(once, "0-0-1-1-0-0-0-0-S-X");
+    assert_eq!(
+        before.trace_move(mv("C")).unwrap().to_string(),
+        "C:1 a xa:2>S again"
+    );
+}
+
+#[test]
+fn the_rules_after_a_move_s_captures_are_refused_where_the_engine_lacks_them() {
+    let base = "name = \"x\"\npits-per-row = 6\nstart = 4\n";
+    for (extra, field, why) in [
+        (
+            "laps = \"relay-fours\"\ngame-ends = \"last-four\"\nleftover = \"last-four-receiver\"\n\
+             capture-extra-move = \"always\"\n",
+            "capture-extra-move",
+            "single",
+        ),
+        (
+            "capture-counts = [2]\nsweep-at-most = 4\ngrand-slam = \"captures-nothing\"\n",
+            "sweep-at-most",
+            "grand-slam",
+        ),
+        ("sweep-at-most = 400\n", "sweep-at-most", "more than"),
+        (
+            "capture-extra-move = \"twice\"\n",
+            "capture-extra-move",
+            "is not one of",
+        ),
+        (
+            "capture-counts = [2]\ncapture-extra-move = \"once\"\nleftover = \"last-mover\"\n",
+            "leftover",
+            "extra turns",
+        ),
+    ] {
+        let error = definition::parse(&format!("{base}{extra}")).unwrap_err();
+        assert_eq!(error.field, field, "{extra}: {error}");
+        assert!(error.why.contains(why), "{extra}: {error}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Goals other than the most counters: won outright, the winner counting every counter
+
+#[test]
+fn clearing_one_s_own_row_first_wins() {
+    let clear = game("clear", "goal = \"clear-own-row\"\n");
+    // `C` sows into `a`: South's row is empty, and South wins with every counter.
+    let (after, _) = play(clear, "0-0-1-2-0-0-0-0-S", "C");
+    assert_eq!(after, "0-0-0-3-0-0-0-0-N");
+    assert_eq!(final_totals(clear, &after), (Ending::RowCleared, [3, 0]));
+    // A row emptied by the opponent's sowing is a win for its owner too.
+    assert_eq!(
+        final_totals(clear, "2-0-0-0-0-0-0-0-S"),
+        (Ending::RowCleared, [0, 2])
+    );
+    // An end the goal does not name goes to the player with fewer counters in their row.
+    let pos = position(clear, "1-0-0-3-0-0-0-0-S");
+    assert_eq!(
+        pos.final_totals(Ending::Repetition, LastFourRule::default()),
+        [4, 0]
+    );
+    let level = position(clear, "1-0-0-1-0-0-0-0-S");
+    assert_eq!(
+        level.final_totals(Ending::NoProgress, LastFourRule::default()),
+        [1, 1]
+    );
+}
+
+#[test]
+fn with_both_rows_empty_the_player_who_emptied_them_clears_first() {
+    // A capture that takes the last counters of both rows gives another move here: the
+    // position string says whether the side to move is on an extra move, which tells who
+    // moved last.
+    let clear = game(
+        "clear-again",
+        "goal = \"clear-own-row\"\ncapture-empty-opposite = true\ncapture-side = \"own\"\n\
+         capture-extra-move = \"always\"\n",
+    );
+    // `A` drops its counter into the empty `B`, which takes itself and the `b` facing it.
+    let (after, _) = play(clear, "1-0-0-0-1-0-0-0-S-X", "A");
+    assert_eq!(after, "0-0-0-0-0-0-2-0-S-E");
+    assert_eq!(final_totals(clear, &after), (Ending::RowCleared, [2, 0]));
+    assert_eq!(
+        final_totals(clear, "0-0-0-0-0-0-2-0-S-X"),
+        (Ending::RowCleared, [0, 2])
+    );
+}
+
+#[test]
+fn depriving_the_opponent_of_counters_or_moves_wins() {
+    let deprive = game("deprive", "goal = \"deprive\"\ncapture-counts = [2]\n");
+    // `C` makes `a` two, taken: North's row is empty, and South wins.
+    let (after, _) = play(deprive, "0-0-1-1-0-0-0-0-S", "C");
+    assert_eq!(after, "0-0-0-0-0-0-2-0-N");
+    assert_eq!(final_totals(deprive, &after), (Ending::Deprived, [2, 0]));
+    // A player who empties their own row loses.
+    let (after, _) = play(deprive, "0-0-1-0-1-0-0-0-S", "C");
+    assert_eq!(after, "0-0-0-1-1-0-0-0-N");
+    assert_eq!(final_totals(deprive, &after), (Ending::Deprived, [0, 2]));
+    // A player to move with counters but no move loses, and does not pass: here North's `b`
+    // and `c` may only drop a single counter into an empty pit, and `c`'s next pit, `A`, holds
+    // one.
+    let filtered = game(
+        "deprive-filtered",
+        "goal = \"deprive\"\nmove-filter = \"single-into-empty\"\n",
+    );
+    let pos = position(filtered, "1-0-0-0-1-1-0-0-N");
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(
+        final_totals(filtered, "1-0-0-0-1-1-0-0-N"),
+        (Ending::Deprived, [3, 0])
+    );
+}
+
+#[test]
+fn leaving_the_player_to_move_without_a_move_wins_where_the_goal_is_to_immobilize() {
+    let immobilize = game("immobilize", "goal = \"immobilize\"\n");
+    let (after, _) = play(immobilize, "1-0-0-0-0-0-0-0-S", "A");
+    assert_eq!(after, "0-1-0-0-0-0-0-0-N");
+    assert_eq!(
+        final_totals(immobilize, &after),
+        (Ending::Immobilized, [1, 0])
+    );
+    // An empty row of the player not to move is no end: the player to move plays on.
+    assert!(!position(immobilize, "0-1-0-0-0-0-0-0-S").is_game_over());
+    // A game with extra moves cannot have this goal (the mover's opponent is not always the
+    // player to move).
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 6\nstart = 4\ngoal = \"immobilize\"\nsow-own-store = true\n\
+         extra-turn-in-store = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "goal");
+}
+
+#[test]
+fn a_goal_won_outright_refuses_the_rules_that_end_a_game_by_counters() {
+    let base = "name = \"x\"\npits-per-row = 6\nstart = 4\ngoal = \"deprive\"\n";
+    for (extra, field) in [
+        ("majority-ends = true\n", "majority-ends"),
+        ("ends-below = 2\n", "ends-below"),
+        ("must-feed = true\n", "must-feed"),
+        ("game-ends = \"row-empty\"\n", "game-ends"),
+        ("rounds = true\nleftover = \"row-owner\"\n", "rounds"),
+        ("min-move = 2\n", "min-move"),
+    ] {
+        let error = definition::parse(&format!("{base}{extra}")).unwrap_err();
+        assert_eq!(error.field, field, "{extra}: {error}");
+    }
+    let error =
+        definition::parse("name = \"x\"\npits-per-row = 6\nstart = 4\ngoal = \"territory\"\n")
+            .unwrap_err();
+    assert_eq!(error.field, "goal");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Captures at the end of every lap
+
+#[test]
+fn a_lap_captures_past_an_empty_pit_and_goes_on_from_its_last_pit() {
+    let laps = game(
+        "lap-two-out",
+        "laps = \"relay\"\ncapture-past-empty = true\nlap-captures = true\n",
+    );
+    // `A` sows `B`, which held one: past the empty `C`, `a`'s three are taken, and the lap goes
+    // on from `B`'s two: `C`, then `a` (now one, the end: past `b` and `c`, nothing to take).
+    assert_eq!(play(laps, "1-1-0-3-0-0-0-0-S", "A").0, "0-0-1-1-0-0-3-0-N");
+    // Without the rule, the capture waits for the move's last lap.
+    let plain = game(
+        "relay-two-out",
+        "laps = \"relay\"\ncapture-past-empty = true\n",
+    );
+    assert_eq!(play(plain, "1-1-0-3-0-0-0-0-S", "A").0, "1-1-1-0-1-1-0-0-N");
+}
+
+#[test]
+fn a_lap_that_takes_across_from_an_empty_pit_goes_on_from_it() {
+    let laps = game(
+        "lap-cross",
+        "laps = \"relay\"\ncapture-empty-opposite = true\ncapture-side = \"own\"\n\
+         capture-takes-own = false\nlap-captures = true\n",
+    );
+    // `A` sows the empty `B`, which takes `b`'s two and goes on: `B`'s counter into the empty
+    // `C`, facing the empty `a`: nothing taken, the end.
+    assert_eq!(play(laps, "1-0-0-0-2-0-0-0-S", "A").0, "0-0-1-0-0-0-2-0-N");
+    let plain = game(
+        "relay-cross",
+        "laps = \"relay\"\ncapture-empty-opposite = true\ncapture-side = \"own\"\n\
+         capture-takes-own = false\n",
+    );
+    assert_eq!(play(plain, "1-0-0-0-2-0-0-0-S", "A").0, "0-1-0-0-0-0-2-0-N");
+    // The captures are told lap by lap.
+    let before = position(laps, "1-0-0-0-2-0-0-0-S");
+    assert_eq!(
+        before.trace_move(mv("A")).unwrap().to_string(),
+        "A:1 B xb:2>S B:1 C"
+    );
+}
+
+#[test]
+fn lap_captures_go_with_relays_from_the_landing_pit_and_one_capture_rule() {
+    let base = "name = \"x\"\npits-per-row = 6\nstart = 4\nlap-captures = true\n";
+    for (extra, field) in [
+        ("capture-past-empty = true\n", "laps"),
+        (
+            "laps = \"relay\"\ncapture-past-empty = true\nrelay-from = \"next-pit\"\n",
+            "relay-from",
+        ),
+        ("laps = \"relay\"\ncapture-counts = [2]\n", "capture-counts"),
+        (
+            "laps = \"relay\"\ncapture-empty-opposite = true\n",
+            "capture-takes-own",
+        ),
+    ] {
+        let error = definition::parse(&format!("{base}{extra}")).unwrap_err();
+        assert_eq!(error.field, field, "{extra}: {error}");
+    }
+}
+
+#[test]
+fn after_a_drawn_round_the_loser_rule_gives_the_start_to_the_last_mover() {
+    // `C` takes `a`'s two and empties the board: 6 each, a drawn round. North is to move at its
+    // end: under the loser rule South (who made the last move) starts the next, under the
+    // winner rule North, as MancalaGames has it.
+    for (starter, next) in [("loser", "S"), ("winner", "N"), ("alternate", "N")] {
+        let rounds = rounds_game(
+            &format!("rounds-drawn-{starter}"),
+            &format!("round-starter = \"{starter}\"\n"),
+        );
+        let mut game = Game::new(
+            position(rounds, "0-0-1-1-0-0-4-6-S-S"),
+            LastFourRule::default(),
+        );
+        game.play(mv("C")).unwrap();
+        let end = game.round_end().expect("the move ended a round");
+        assert_eq!(end.totals, [6, 6]);
+        assert_eq!(
+            game.position().to_string(),
+            format!("2-2-2-2-2-2-0-0-{next}-{next}"),
+            "{starter}"
+        );
+    }
+}
+
+#[test]
+fn a_player_who_cannot_feed_plays_any_move_where_the_game_goes_on() {
+    let any_move = game(
+        "feed-any-move",
+        "must-feed = true\nunfed = \"any-move\"\ncapture-counts = [2]\n",
+    );
+    // North's row is empty and `A` cannot reach it: it is played all the same, and North, with
+    // nothing to move, passes.
+    let pos = position(any_move, "1-0-0-0-0-0-5-0-S");
+    assert_eq!(pos.legal_moves().as_slice(), &[mv("A")]);
+    let (after, _) = play(any_move, "1-0-0-0-0-0-5-0-S", "A");
+    assert_eq!(after, "0-1-0-0-0-0-5-0-N");
+    assert_eq!(
+        position(any_move, &after).legal_moves().as_slice(),
+        &[Move::PASS]
+    );
+    // A move that feeds is still the only one allowed where there is one.
+    let pos = position(any_move, "1-0-1-0-0-0-4-0-S");
+    assert_eq!(pos.legal_moves().as_slice(), &[mv("C")]);
+    // Where the starved player takes the rest instead, the game ends there.
+    let ends = game(
+        "feed-ends",
+        "must-feed = true\nunfed = \"starved-player-takes-all\"\ncapture-counts = [2]\n",
+    );
+    assert_eq!(
+        final_totals(ends, "1-0-0-0-0-0-5-0-S"),
+        (Ending::Starvation, [5, 1])
+    );
+}
+
+#[test]
+fn the_last_counter_may_be_taken_alone_from_an_empty_pit() {
+    let alone = game(
+        "takes-own-alone",
+        "capture-empty-opposite = true\ncapture-side = \"own\"\ncapture-takes-own-alone = true\n",
+    );
+    // `A` drops its counter into the empty `B`, facing the empty `b`: taken all the same.
+    assert_eq!(play(alone, "1-0-0-2-0-0-0-0-S", "A").0, "0-0-0-2-0-0-1-0-N");
+    // Facing counters are taken with it, as always.
+    assert_eq!(play(alone, "1-0-0-0-3-0-0-0-S", "A").0, "0-0-0-0-0-0-4-0-N");
+    let plain = game(
+        "takes-own",
+        "capture-empty-opposite = true\ncapture-side = \"own\"\n",
+    );
+    assert_eq!(play(plain, "1-0-0-2-0-0-0-0-S", "A").0, "0-1-0-2-0-0-0-0-N");
+    // It needs the own counter taken with a capture, and no extra move after captures.
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 6\nstart = 4\ncapture-empty-opposite = true\n\
+         capture-takes-own = false\ncapture-takes-own-alone = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "capture-takes-own-alone");
 }

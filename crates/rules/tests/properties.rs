@@ -25,6 +25,10 @@ fn ref_ending(ending: Ending) -> RefEnding {
         Ending::TooFew => RefEnding::TooFew,
         Ending::Immobile => RefEnding::Immobile,
         Ending::NoLegalMove => RefEnding::NoLegalMove,
+        // The reference plays the built-in games, none of which has such a goal.
+        Ending::RowCleared | Ending::Deprived | Ending::Immobilized => {
+            unreachable!("{ending}: a goal no built-in game has")
+        }
     }
 }
 

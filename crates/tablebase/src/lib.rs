@@ -37,11 +37,15 @@ use mancala_rules::{LastFourRule, Leftover, MAX_PITS, Position, Side, Variant};
 /// unless the game cannot cycle at all, as in a game that sows into stores (a hand that leaves
 /// the mover's row drops a counter in the store, and one that stays in it moves every counter
 /// closer to it). A match of rounds whose rounds block pits has none either: the tables do not
-/// index blocked pits.
+/// index blocked pits; nor a game whose captures give one extra move at most: they do not index
+/// whether the mover is on one; nor a game won outright by a goal to clear, deprive or immobilize
+/// (its values do not follow the captured margin, which the tables leave out).
 pub fn has_tables(variant: Variant) -> bool {
     let rules = variant.rules();
     !rules.has_forced_moves()
         && !rules.blocks_pits()
+        && !rules.tracks_extra_move()
+        && !rules.eliminates()
         && (rules.leftover != Leftover::RowOwner || rules.sow_own_store)
 }
 

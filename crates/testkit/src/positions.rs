@@ -29,5 +29,13 @@ pub fn random_position(variant: Variant, counters: u32, rng: &mut SplitMix64) ->
             fields.push(["S", "N", "X"][(rng.next_u64() % 3) as usize].into());
         }
     }
+    if rules.rounds.is_some() {
+        // Who started the round.
+        fields.push(["S", "N"][(rng.next_u64() % 2) as usize].into());
+    }
+    if rules.tracks_extra_move() {
+        // Whether the side to move is on an extra move.
+        fields.push(["E", "X"][(rng.next_u64() % 2) as usize].into());
+    }
     fields.join("-")
 }

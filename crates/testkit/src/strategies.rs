@@ -58,6 +58,10 @@ pub fn position_string(variant: Variant) -> impl Strategy<Value = String> {
                 // Who started the round.
                 fields.push(["S", "N", "N"][first].to_string());
             }
+            if variant.rules().tracks_extra_move() {
+                // Whether the side to move is on an extra move.
+                fields.push(["E", "X", "X"][four].to_string());
+            }
             fields.join("-")
         })
 }
@@ -311,6 +315,21 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             ][leftover]
                         ));
                         lines.push(format!("no-progress-limit = {limit}"));
+                        // A capture's extra move (not with the last mover's leftover: the
+                        // position would not say who moved last), and the sweep of the last
+                        // counters (not with a grand-slam rule).
+                        let capture_extra = if leftover == 4 {
+                            0
+                        } else {
+                            (seed >> 9 & 3) as usize % 3
+                        };
+                        lines.push(format!(
+                            "capture-extra-move = \"{}\"",
+                            ["no", "always", "once"][capture_extra]
+                        ));
+                        if !slam && seed >> 11 & 1 != 0 {
+                            lines.push(format!("sweep-at-most = {}", 1 + (seed >> 12) % 6));
+                        }
                         let any_total = any_total && end != "majority" && !majority_ends;
                         lines.push(format!("any-total = {any_total}"));
                         lines.push(format!("majority-ends = {majority_ends}"));
@@ -333,6 +352,71 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             lines.push(format!(
                                 "round-pits-to-go-on = {}",
                                 1 + (seed >> 7) as usize % n.min(3)
+                            ));
+                        }
+                        // Captures on every lap, where the relay and the capture rules allow them.
+                        let past_empty = lines.iter().any(|l| l == "capture-past-empty = true");
+                        if seed >> 19 & 1 != 0
+                            && relay
+                            && !from_next
+                            && !sow_store
+                            && !slam
+                            && past_empty != empty_opposite
+                        {
+                            lines.retain(|line| {
+                                let key = line.split(" = ").next().unwrap_or("");
+                                !matches!(
+                                    key,
+                                    "sweep-at-most" | "capture-extra-move" | "capture-takes-own"
+                                )
+                            });
+                            if empty_opposite {
+                                lines.push("capture-takes-own = false".into());
+                            }
+                            lines.push("lap-captures = true".into());
+                        }
+                        // Play going on where no move can feed; the last counter taken alone.
+                        if seed >> 20 & 1 != 0 && lines.iter().any(|l| l == "must-feed = true") {
+                            lines.retain(|l| !l.starts_with("unfed = "));
+                            lines.push("unfed = \"any-move\"".into());
+                        }
+                        if seed >> 21 & 1 != 0
+                            && empty_opposite
+                            && lines.iter().any(|l| l == "capture-takes-own = true")
+                            && lines.iter().any(|l| l == "capture-extra-move = \"no\"")
+                        {
+                            lines.push("capture-takes-own-alone = true".into());
+                        }
+                        // A goal won outright, in place of the rules that end a game by its
+                        // counters (which such a goal does without).
+                        let goal = (seed >> 15 & 7) as usize;
+                        if goal < 3 {
+                            let immobilize = goal == 2;
+                            lines.retain(|line| {
+                                let key = line.split(" = ").next().unwrap_or("");
+                                !(matches!(
+                                    key,
+                                    "majority-ends"
+                                        | "ends-below"
+                                        | "must-feed"
+                                        | "unfed"
+                                        | "min-move"
+                                        | "rounds"
+                                        | "round-fill"
+                                        | "round-starter"
+                                        | "round-blocks"
+                                        | "round-pits-to-go-on"
+                                        | "game-ends"
+                                ) || immobilize
+                                    && matches!(key, "extra-turn-in-store" | "capture-extra-move"))
+                            });
+                            lines.push(format!(
+                                "game-ends = \"{}\"",
+                                ["board-empty", "mover-row-empty"][(seed >> 18 & 1) as usize]
+                            ));
+                            lines.push(format!(
+                                "goal = \"{}\"",
+                                ["clear-own-row", "deprive", "immobilize"][goal]
                             ));
                         }
                     }

@@ -6,7 +6,7 @@ use crate::engine::options::OPTIONS;
 use crate::engine::{Engine, MAX_PERFT_DEPTH};
 use crate::engine::{EvalParts, Score, SearchInfo, SearchOutcome};
 use mancala_protocol::{BestMove, Dialect, Id, Info, Reply, ScoreReport};
-use mancala_rules::{Game, GameResult, Move, Side, SideChoice, Variant};
+use mancala_rules::{Game, GameResult, Goal, Move, Side, SideChoice, Variant};
 
 pub const ENGINE_NAME: &str = "mancala-engine";
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -59,7 +59,7 @@ pub fn variant_list(current: Variant) -> Vec<Reply> {
 fn board_shape(variant: Variant) -> String {
     let rules = variant.rules();
     format!(
-        "{} 2x{} {} counters{}{}{}{}",
+        "{} 2x{} {} counters{}{}{}{}{}",
         rules.title,
         rules.pits_per_row,
         rules.total(),
@@ -78,6 +78,12 @@ fn board_shape(variant: Variant) -> String {
             ", dealt at random"
         } else {
             ""
+        },
+        match rules.goal {
+            Goal::MostCounters => "",
+            Goal::ClearOwnRow => ", won by clearing one's own row",
+            Goal::Deprive => ", won by depriving the opponent",
+            Goal::Immobilize => ", won by immobilizing the opponent",
         },
     )
 }

@@ -22,7 +22,7 @@ pub use tuning::COMPILED;
 pub use weights_file::{WeightsFile, load as load_weights};
 
 use crate::node::score::{MAX_EVAL, Value};
-use mancala_rules::{CaptureCounts, Laps, Leftover, Position, Side, Spec, Variant};
+use mancala_rules::{CaptureCounts, Goal, Laps, Leftover, Position, Side, Spec, Variant};
 use row_word::RowWord;
 
 /// The source of the generated `weights.rs` this build was compiled with: its header says from
@@ -182,10 +182,16 @@ pub fn features(pos: &Position) -> Features {
     } else {
         0
     };
+    // Where the goal is to clear one's own row, counters and filled pits in it are a burden.
+    let sign = if pos.rules().goal == Goal::ClearOwnRow {
+        -1
+    } else {
+        1
+    };
     Features {
         material: pos.captured_margin(),
-        row: mine.total - theirs.total,
-        mobility: mine.filled - theirs.filled,
+        row: sign * (mine.total - theirs.total),
+        mobility: sign * (mine.filled - theirs.filled),
         threat,
         big_pits: mine.big - theirs.big,
         threes: mine.threes - theirs.threes,
@@ -260,8 +266,13 @@ pub fn evaluate_for<S: Spec>(pos: &Position) -> Value {
         RowWord::of::<S>(pos, me),
         RowWord::of::<S>(pos, me.opponent()),
     );
-    let row = mine.total() - theirs.total();
-    let filled = mine.non_empty() - theirs.non_empty();
+    let sign = if rules.goal == Goal::ClearOwnRow {
+        -1
+    } else {
+        1
+    };
+    let row = sign * (mine.total() - theirs.total());
+    let filled = sign * (mine.non_empty() - theirs.non_empty());
     let big = mine.at_least(lap) - theirs.at_least(lap);
     let threes = if w.threes != 0 {
         mine.exactly(3) - theirs.exactly(3)

@@ -62,7 +62,8 @@ pub fn position_key_for<S: Spec>(pos: &Position) -> u64 {
 /// whatever the table they share (the captured totals no longer tell them apart).
 #[inline(always)]
 pub fn future_key_for<S: Spec>(pos: &Position) -> u64 {
-    let majority = S::rules(pos).ends_on_majority();
+    // (In a game won outright by its goal the value does not follow the captured margin either.)
+    let majority = S::rules(pos).ends_on_majority() || S::rules(pos).eliminates();
     key_with::<S>(pos, majority) ^ fold(pos.variant().index() as u64 ^ K[4], K[2])
 }
 
@@ -81,6 +82,9 @@ fn key_with<S: Spec>(pos: &Position, with_captured: bool) -> u64 {
     let rules = S::rules(pos);
     if rules.tracks_four_holders() {
         state |= holder_code(pos.last_four()) << 24 | holder_code(pos.first_capture()) << 32;
+    }
+    if rules.tracks_extra_move() {
+        state |= (pos.on_extra_move() as u64) << 17;
     }
     if rules.blocks_pits() {
         // At most 24 pits: bits 40 to 63 (no game both blocks pits and tracks the four holders).

@@ -99,17 +99,19 @@ impl<S: Spec> Solver<'_, S> {
             return Err(Aborted);
         }
         // Every counter still on the board ends with one player or nobody: the final margin is
-        // within the captured margin plus or minus those counters, whatever the rules.
-        let (reach, captured) = (pos.on_board_for::<S>() as i32, pos.captured_margin());
-        if captured + reach <= alpha {
+        // within the captured margin plus or minus those counters (the total either way where
+        // the goal eliminates).
+        let captured = pos.captured_margin();
+        let (least, most) = pos.final_margin_range();
+        if most <= alpha {
             return Ok(Searched {
-                value: captured + reach,
+                value: most,
                 cycle_at: NO_CYCLE,
             });
         }
-        if captured - reach >= beta {
+        if least >= beta {
             return Ok(Searched {
-                value: captured - reach,
+                value: least,
                 cycle_at: NO_CYCLE,
             });
         }

@@ -80,10 +80,11 @@ impl<S: Spec> Solver<'_, S> {
         };
         let key = future_key_for::<S>(pos);
         // The counters on the board go to one player or nobody: the value is within the
-        // captured margin plus or minus them, proven without a probe.
-        let (reach, captured) = (pos.on_board_for::<S>() as i32, pos.captured_margin());
-        let mut lower = lo.max(LOWEST).max(captured - reach).min(hi);
-        let mut upper = hi.min(HIGHEST).min(captured + reach).max(lo);
+        // captured margin plus or minus them (the total either way where the goal eliminates),
+        // proven without a probe.
+        let (least, most) = pos.final_margin_range();
+        let mut lower = lo.max(LOWEST).max(least).min(hi);
+        let mut upper = hi.min(HIGHEST).min(most).max(lo);
         let mut g = pos.captured_margin().clamp(lower, upper);
         self.proven_move = None;
         // The main probe's budget (the side probes get a share of it).

@@ -165,11 +165,12 @@ impl<S: Spec> Solver<'_, S> {
         if let Err(ending) = pos.ending_or_moves_for::<S>() {
             return Some(pos.final_margin(ending, self.rule) >= bound);
         }
-        let (reach, captured) = (pos.on_board_for::<S>() as i32, pos.captured_margin());
-        if captured + reach < bound {
+        let captured = pos.captured_margin();
+        let (least, most) = pos.final_margin_range();
+        if most < bound {
             return Some(false);
         }
-        if captured - reach >= bound {
+        if least >= bound {
             return Some(true);
         }
         if let Some(value) = self.tablebases.and_then(|tb| tb.probe_with(pos, self.rule)) {
