@@ -831,14 +831,21 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                      pit by its count is not a rule the engine has",
                 ));
             }
-            if side != 1 {
+            // The pit taken: the opponent's (capt_side 1, the last counter in one's own row), or
+            // either (0, the last counter in either row) where one's own counter stays.
+            let either_row = side == 0 && int(info, "xcpickown", 0)? == 0;
+            if side != 1 && !either_row {
                 return Err(refuse(
                     "capt_side",
                     format!(
                         "= {side} with crosscapt: only the capture of the opponent's pit \
-                         (capt_side 1) is a rule the engine has"
+                         (capt_side 1), or of either with xcpickown 0 (capt_side 0), is a rule \
+                         the engine has"
                     ),
                 ));
+            }
+            if either_row {
+                lines.push("capture-empty-either-row = true".into());
             }
             let takes_own = match int(info, "xcpickown", 0)? {
                 0 => false,
@@ -869,8 +876,11 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                     "with crosscapt: chains of opposite captures are not a rule the engine has",
                 ));
             }
-            // The pit where the last counter ends is one's own, as Kalah's file says.
-            lines.push("capture-side = \"own\"".into());
+            // The pit where the last counter ends is one's own, as Kalah's file says (or either).
+            lines.push(format!(
+                "capture-side = \"{}\"",
+                if either_row { "any" } else { "own" }
+            ));
             lines.push("capture-empty-opposite = true".into());
         }
         other => {
@@ -1366,6 +1376,12 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         text.push_str(
             "# - an endless move ends both games, but MancalaGames drops the counters in hand and\n\
              #   shares those on the board by its `quitter` rule, this engine by `leftover`.\n",
+        );
+    }
+    if int(info, "capt_rturn", 0)? == 2 {
+        text.push_str(
+            "# - a pass ends the turn: the opponent's next capture gives an extra move, where\n\
+             #   MancalaGames still counts the passer's extra move and gives none.\n",
         );
     }
     for line in lines {

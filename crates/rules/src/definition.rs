@@ -87,7 +87,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 49] = [
+pub const FIELDS: [(&str, &str, &str); 50] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -399,6 +399,13 @@ pub const FIELDS: [(&str, &str, &str); 49] = [
         "`true`, `false`",
         "with `capture-empty-opposite` and `capture-takes-own`: the last counter in one's own \
          empty pit is taken even when the pit facing it is empty",
+    ),
+    (
+        "capture-empty-either-row",
+        "`true`, `false`",
+        "with `capture-empty-opposite`: the last counter may fall into an empty pit of either row, \
+         and the pit facing it is taken even when it is one's own (else only one's own empty pits \
+         capture)",
     ),
 ];
 
@@ -843,6 +850,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let capture_empty_opposite = f.bool("capture-empty-opposite", false)?;
     let capture_takes_own = f.bool("capture-takes-own", true)?;
     let takes_own_alone = f.bool("capture-takes-own-alone", false)?;
+    let empty_either_row = f.bool("capture-empty-either-row", false)?;
     let capture_past_empty = f.bool("capture-past-empty", false)?;
     let past_empty_takes_facing = f.bool("past-empty-takes-facing", false)?;
     let grand_slam = f.choice("grand-slam", &GRAND_SLAMS, GrandSlam::Captures)?;
@@ -943,6 +951,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         capture_empty_opposite,
         capture_takes_own,
         takes_own_alone,
+        empty_either_row,
         capture_past_empty,
         past_empty_takes_facing,
         grand_slam,
@@ -1172,8 +1181,15 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ));
         }
     }
+    if rules.empty_either_row && !rules.capture_empty_opposite {
+        return Err(error(
+            "capture-empty-either-row",
+            "needs capture-empty-opposite = true",
+        ));
+    }
     if rules.takes_own_alone
-        && (!rules.capture_empty_opposite
+        && (rules.empty_either_row
+            || !rules.capture_empty_opposite
             || !rules.capture_takes_own
             || rules.capture_extra_move != CaptureExtraMove::No)
     {
@@ -1278,7 +1294,7 @@ pub fn write(rules: &Rules) -> String {
         blocks: false,
         pits_to_go_on: 1,
     });
-    let values: [String; 49] = [
+    let values: [String; 50] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -1328,6 +1344,7 @@ pub fn write(rules: &Rules) -> String {
         word(name_of(&GOALS, rules.goal)),
         rules.lap_captures.to_string(),
         rules.takes_own_alone.to_string(),
+        rules.empty_either_row.to_string(),
     ];
     FIELDS
         .iter()

@@ -505,7 +505,8 @@ impl Position {
         }
         if rules.capture_empty_opposite {
             let facing = rules.pit_count() - 1 - landing;
-            if self.owner(landing) == mover && self.pits[landing] == 1 && self.pits[facing] > 0 {
+            let landing_ok = self.owner(landing) == mover || rules.empty_either_row;
+            if landing_ok && self.pits[landing] == 1 && self.pits[facing] > 0 {
                 let own = if rules.capture_takes_own { 1 } else { 0 };
                 let taken = own + self.pits[facing];
                 self.pits[landing] -= own;

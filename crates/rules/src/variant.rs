@@ -414,6 +414,9 @@ pub struct Rules {
     pub capture_takes_own: bool,
     /// With `capture_takes_own`: the last counter is taken even when the facing pit is empty.
     pub takes_own_alone: bool,
+    /// With `capture_empty_opposite`: the last counter may fall into an empty pit of either row
+    /// (the pit facing it is taken even when it is one's own); else only of one's own.
+    pub empty_either_row: bool,
     /// The end of a move captures past an empty pit: where the pit after the last one is empty,
     /// the pit after that is taken (on `capture_side`; with `capture_chain`, again from there
     /// onwards, in the sowing direction). A one-lap move needs its last pit to have held
@@ -642,6 +645,7 @@ const COMMON: Rules = Rules {
     capture_empty_opposite: false,
     capture_takes_own: true,
     takes_own_alone: false,
+    empty_either_row: false,
     capture_past_empty: false,
     past_empty_takes_facing: false,
     grand_slam: GrandSlam::Captures,

@@ -1173,3 +1173,24 @@ fn the_last_counter_may_be_taken_alone_from_an_empty_pit() {
     .unwrap_err();
     assert_eq!(error.field, "capture-takes-own-alone");
 }
+
+#[test]
+fn a_last_counter_in_an_empty_pit_of_either_row_may_take_the_pit_facing_it() {
+    let either = game(
+        "empty-either-row",
+        "capture-empty-opposite = true\ncapture-takes-own = false\n\
+         capture-empty-either-row = true\n",
+    );
+    // `C` sows its two into `a` and `b`; `b`, North's, was empty and faces `B`, whose three
+    // South takes from its own row.
+    assert_eq!(
+        play(either, "0-3-2-1-0-0-0-0-S", "C").0,
+        "0-0-0-2-1-0-3-0-N"
+    );
+    // Only one's own empty pits capture without the rule.
+    let own = game(
+        "empty-own-row",
+        "capture-empty-opposite = true\ncapture-takes-own = false\n",
+    );
+    assert_eq!(play(own, "0-3-2-1-0-0-0-0-S", "C").0, "0-3-0-2-1-0-0-0-N");
+}

@@ -375,6 +375,13 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             }
                             lines.push("lap-captures = true".into());
                         }
+                        // Captures from an empty pit of either row.
+                        if seed >> 22 & 1 != 0
+                            && empty_opposite
+                            && lines.iter().any(|l| l == "capture-takes-own = false")
+                        {
+                            lines.push("capture-empty-either-row = true".into());
+                        }
                         // Play going on where no move can feed; the last counter taken alone.
                         if seed >> 20 & 1 != 0 && lines.iter().any(|l| l == "must-feed = true") {
                             lines.retain(|l| !l.starts_with("unfed = "));
