@@ -1,7 +1,7 @@
 //! Position strings (RULES.md, "Position strings"): `<pits…>-<South captured>-<North captured>-<S|N>[-<S|N|X>-<S|N|X>]`;
 //! in a match of rounds a blocked pit is written `x`, and one more field says who started the
-//! round (`S` or `N`); where a capture gives one extra move at most, a last field says whether
-//! the side to move is on one (`E`) or not (`X`).
+//! round (`S` or `N`); where a capture gives one extra move at most, or a goal won outright has
+//! extra moves, a last field says whether the side to move is on one (`E`) or not (`X`).
 
 use std::fmt;
 

@@ -35,8 +35,8 @@ pub struct Position {
     pub(super) blocked: u32,
     /// A match of rounds: who moved first in this round (South elsewhere).
     pub(super) round_starter: Side,
-    /// The side to move is on an extra move, which a capture then does not renew (games whose
-    /// captures give one extra move at most; always false elsewhere).
+    /// The side to move is on an extra move (where [`Rules::tracks_extra_move`]: a capture then
+    /// gives no other, and the player to move made the last move; always false elsewhere).
     pub(super) on_extra_move: bool,
 }
 
@@ -212,8 +212,8 @@ impl Position {
         self.blocked
     }
 
-    /// Whether the side to move is on an extra move that a capture does not renew (see
-    /// [`Rules::tracks_extra_move`]; false elsewhere).
+    /// Whether the side to move is on an extra move (see [`Rules::tracks_extra_move`]; false
+    /// elsewhere).
     #[inline]
     pub fn on_extra_move(&self) -> bool {
         self.on_extra_move

@@ -500,7 +500,8 @@ impl Rules {
     }
 
     /// Whether the position records that the side to move is on an extra move (one more field of
-    /// its position string): a capture then gives no other ([`CaptureExtraMove::Once`]).
+    /// its position string): where a capture then gives no other ([`CaptureExtraMove::Once`]),
+    /// and where a goal won outright must know who moved last (a game with extra moves).
     pub const fn tracks_extra_move(&self) -> bool {
         matches!(self.capture_extra_move, CaptureExtraMove::Once)
             || (self.eliminates() && self.has_extra_moves())

@@ -861,6 +861,17 @@ fn the_last_counters_left_are_swept_by_the_mover() {
     );
     // After a capture that leaves the board empty there is nothing to sweep.
     assert_eq!(play(sweep, "0-0-1-2-0-0-0-0-S", "C").0, "0-0-0-0-0-0-3-0-N");
+    // Nor after a last counter in the store that gives another move: `b`'s one stays.
+    let stores = game(
+        "sweep-stores",
+        "sow-own-store = true
+extra-turn-in-store = true
+sweep-at-most = 2
+",
+    );
+    assert_eq!(play(stores, "0-0-1-0-1-0-0-0-S", "C").0, "0-0-0-0-1-0-1-0-S");
+    // A last counter in a pit after passing the store does not give one: swept.
+    assert_eq!(play(stores, "0-0-2-0-1-0-0-0-S", "C").0, "0-0-0-0-0-0-3-0-N");
 }
 
 #[test]
