@@ -81,6 +81,8 @@ impl Tablebase {
             );
             return Ok(());
         }
+        // The game's settings may set its largest layer (crates/engine/games/<game>.toml).
+        let limit = mancala_engine::eval::settings(variant).table_max_counters;
         super::interrupt::stop_on_signals();
         let threads = super::threads_or_every_core(threads);
         let plural = if threads == 1 { "" } else { "s" };
@@ -177,8 +179,8 @@ impl Tablebase {
                 number: number as u32,
                 count: count as u32,
             };
-            let report = build_part(variant, max, part, &dir, threads, stop, &progress).map_err(
-                |e| match e {
+            let report = build_part(variant, max, limit, part, &dir, threads, stop, &progress)
+                .map_err(|e| match e {
                     BuildError::Stopped => stopped(
                         &current,
                         format!(
@@ -187,8 +189,7 @@ impl Tablebase {
                         ),
                     ),
                     e => e.to_string(),
-                },
-            )?;
+                })?;
             println!(
                 "{variant}: part {number} of {count} of layer {max} in {}, {:.1} MiB, {:.1} s, \
                  peak memory {} MiB",
@@ -200,8 +201,8 @@ impl Tablebase {
             return Ok(());
         }
         let memory = memory.map(|mib| mib.saturating_mul(1 << 20));
-        let report = build_within(variant, max, &dir, threads, memory, stop, &progress).map_err(
-            |e| match e {
+        let report = build_within(variant, max, limit, &dir, threads, memory, stop, &progress)
+            .map_err(|e| match e {
                 BuildError::Stopped => {
                     let layer = building.load(Ordering::Relaxed);
                     let kept = match layer {
@@ -223,8 +224,7 @@ impl Tablebase {
                     )
                 }
                 e => e.to_string(),
-            },
-        )?;
+            })?;
         println!(
             "{variant} tables up to {max} counters in {}: {} layers built, {} reused, {:.1} MiB \
              on disk, {:.1} s, table memory at most {:.1} MiB, peak memory {} MiB",

@@ -42,7 +42,7 @@ pub struct Train {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Write the network file here (the engine loads it with option NetworkFile or --network;
-    /// crates/engine/networks/<game>.net is the one compiled in).
+    /// crates/engine/games/<game>.net is the one compiled in).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
 }

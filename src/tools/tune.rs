@@ -4,10 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use mancala_engine::eval::WeightsFile;
-use mancala_learn::tune::{
-    HOLD_OUT_EVERY, Model, Target, current, fit, read_files, samples, source,
-};
+use mancala_learn::tune::{HOLD_OUT_EVERY, Model, Target, fit, read_files, samples, weights_file};
 use mancala_rules::Variant;
 
 /// Fit the evaluation's weights to training data.
@@ -30,9 +27,10 @@ pub struct Tune {
     /// Fit two pit tables (full and empty board), blended by the counters on the board.
     #[arg(long)]
     tapered: bool,
-    /// Write the generated source of the weights here (games without data keep the running
-    /// build's weights and the line that says how they were made).
-    #[arg(long, value_name = "FILE")]
+    /// Write each fitted game's weights as `<game>.weights` into DIR: the built-in games' are
+    /// `crates/engine/games/<game>.weights`, which a build compiles in (games without data keep
+    /// their files).
+    #[arg(long, value_name = "DIR")]
     write: Option<PathBuf>,
     /// Write each fitted game's weights as a weights file the engine loads at run time
     /// (option WeightsFile, or --weights): a file for one game, or a directory that gets
@@ -108,18 +106,17 @@ impl Tune {
             fits.push((fit, game.headers.join("` and `")));
         }
         if let Some(path) = &self.save {
-            save(path, &fits, model, &command)?;
+            save(path, &fits, &command)?;
         }
-        if let Some(path) = self.write {
-            let mut all = current();
-            for (fit, _) in &fits {
-                if let Some(entry) = all.iter_mut().find(|(v, _, _)| *v == fit.variant) {
-                    *entry = (fit.variant, fit.after, fit.pits);
-                }
+        if let Some(dir) = &self.write {
+            if !dir.is_dir() {
+                return Err(format!(
+                    "--write {}: not a directory (the built-in games' weights are in \
+                     crates/engine/games)",
+                    dir.display()
+                ));
             }
-            std::fs::write(&path, source(&fits, &command, &all))
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            println!("weights written to {}", path.display());
+            save(dir, &fits, &command)?;
         }
         Ok(())
     }
@@ -130,7 +127,6 @@ impl Tune {
 fn save(
     path: &std::path::Path,
     fits: &[(mancala_learn::tune::Fit, String)],
-    model: Model,
     command: &str,
 ) -> Result<(), String> {
     if fits.len() > 1 && !path.is_dir() {
@@ -141,19 +137,7 @@ fn save(
         ));
     }
     for (fit, headers) in fits {
-        let file = WeightsFile {
-            variant: fit.variant,
-            model: match model {
-                Model::Terms => "terms",
-                Model::Pits => "pits",
-                Model::TaperedPits => "tapered-pits",
-            }
-            .to_string(),
-            data: headers.clone(),
-            command: command.to_string(),
-            weights: fit.after,
-            pits: fit.pits,
-        };
+        let file = weights_file(fit, headers, command);
         let target = if path.is_dir() {
             path.join(format!("{}.weights", fit.variant))
         } else {

@@ -58,6 +58,7 @@ pub mod openings;
 mod perft;
 mod position;
 mod rounds;
+mod rules_record;
 mod side;
 mod side_choice;
 mod sowing;

@@ -5,8 +5,7 @@ use std::str::FromStr;
 
 use super::side::Side;
 
-/// The most pits a row has in any game (Anywoli).
-pub const MAX_ROW: usize = 12;
+pub use super::rules_record::MAX_ROW;
 
 /// A move as named in the protocol: a pit letter (`A…` South, `a…` North) or `pass`.
 ///

@@ -12,9 +12,7 @@ use super::variant::{
 /// The most pits on any board (2×12, as Anywoli's).
 pub const MAX_PITS: usize = 24;
 
-/// The most counters any game may have: every count fits in the capture sets and the landing
-/// table, and every total in a byte.
-pub const MAX_COUNTERS: u32 = 127;
+pub use super::rules_record::MAX_COUNTERS;
 
 /// A game position. Unused pits (beyond `2N`) are always zero, so derived equality and hashing
 /// compare exactly the state that matters for future play.

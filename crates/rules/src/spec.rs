@@ -6,7 +6,7 @@
 
 use super::landing::LandingTable;
 use super::position::Position;
-use super::variant::{AL_MANQALA, ANYWOLI, KALAH, MANGALA_II, MANGALA_IV, OWARE, Rules, Variant};
+use super::variant::*;
 
 /// A game, known when the code is compiled or looked up in the position.
 pub trait Spec: Send + Sync + 'static {
@@ -44,42 +44,9 @@ macro_rules! built_in_spec {
     };
 }
 
-built_in_spec!(
-    /// Mangala II as a type.
-    MangalaII,
-    Variant::MangalaII,
-    MANGALA_II
-);
-built_in_spec!(
-    /// Mangala IV as a type.
-    MangalaIV,
-    Variant::MangalaIV,
-    MANGALA_IV
-);
-built_in_spec!(
-    /// Al-manqala as a type.
-    AlManqala,
-    Variant::AlManqala,
-    AL_MANQALA
-);
-built_in_spec!(
-    /// Anywoli as a type.
-    Anywoli,
-    Variant::Anywoli,
-    ANYWOLI
-);
-built_in_spec!(
-    /// Kalah as a type.
-    Kalah,
-    Variant::Kalah,
-    KALAH
-);
-built_in_spec!(
-    /// Oware as a type.
-    Oware,
-    Variant::Oware,
-    OWARE
-);
+// A `Spec` type per built-in game (`spec::MangalaII`, …) and the `Pick` of every slot, written
+// by `build.rs`.
+include!(concat!(env!("OUT_DIR"), "/built_in_specs.rs"));
 
 /// Any game registered at run time: its rules are read from the registry, through the position.
 pub enum Registered {}
@@ -101,33 +68,54 @@ impl Spec for Registered {
     }
 }
 
-/// Evaluates `$body` with the type `$spec` standing for the game `$variant`'s [`Spec`].
+/// The most built-in games [`with_spec!`] has a branch for (`build.rs` refuses more).
+pub const SLOTS: usize = 8;
+
+/// The built-in game numbered `I`, as a type for [`with_spec!`].
+pub enum Slot<const I: usize> {}
+
+/// The [`Spec`] of a [`Slot`]: the built-in game's type (`build.rs` writes these), or
+/// [`Registered`] for a slot no built-in game fills (its numbers are registered games').
+pub trait Pick {
+    type Spec: Spec;
+}
+
+/// Evaluates `$body` with the type `$spec` standing for the game `$variant`'s [`Spec`]: a
+/// built-in game's own type (its rules as constants), else [`Registered`].
 #[macro_export]
 macro_rules! with_spec {
     ($variant:expr, $spec:ident => $body:expr) => {
-        match $variant {
-            $crate::Variant::MangalaII => {
-                type $spec = $crate::spec::MangalaII;
+        match $variant.index() {
+            0 => {
+                type $spec = <$crate::spec::Slot<0> as $crate::spec::Pick>::Spec;
                 $body
             }
-            $crate::Variant::MangalaIV => {
-                type $spec = $crate::spec::MangalaIV;
+            1 => {
+                type $spec = <$crate::spec::Slot<1> as $crate::spec::Pick>::Spec;
                 $body
             }
-            $crate::Variant::AlManqala => {
-                type $spec = $crate::spec::AlManqala;
+            2 => {
+                type $spec = <$crate::spec::Slot<2> as $crate::spec::Pick>::Spec;
                 $body
             }
-            $crate::Variant::Anywoli => {
-                type $spec = $crate::spec::Anywoli;
+            3 => {
+                type $spec = <$crate::spec::Slot<3> as $crate::spec::Pick>::Spec;
                 $body
             }
-            $crate::Variant::Kalah => {
-                type $spec = $crate::spec::Kalah;
+            4 => {
+                type $spec = <$crate::spec::Slot<4> as $crate::spec::Pick>::Spec;
                 $body
             }
-            $crate::Variant::Oware => {
-                type $spec = $crate::spec::Oware;
+            5 => {
+                type $spec = <$crate::spec::Slot<5> as $crate::spec::Pick>::Spec;
+                $body
+            }
+            6 => {
+                type $spec = <$crate::spec::Slot<6> as $crate::spec::Pick>::Spec;
+                $body
+            }
+            7 => {
+                type $spec = <$crate::spec::Slot<7> as $crate::spec::Pick>::Spec;
                 $body
             }
             _ => {
@@ -151,5 +139,20 @@ mod tests {
             assert_eq!(named, variant);
             assert_eq!(rules, variant.rules());
         }
+    }
+
+    /// The first registered game's number is a slot no built-in game fills: it plays through
+    /// the rules in its position.
+    #[test]
+    fn a_registered_game_goes_through_the_registry() {
+        assert!(Variant::ALL.len() < SLOTS);
+        let text = crate::definition::write(Variant::Oware.rules())
+            .replace("name = \"oware\"", "name = \"oware-spec-test\"");
+        let variant = crate::definition::register(&text).unwrap();
+        let pos = Position::start(variant);
+        let (named, rules) = crate::with_spec!(variant, S => (S::variant(&pos), S::rules(&pos)));
+        assert_eq!(named, variant);
+        assert_eq!(rules.name, "oware-spec-test");
+        assert_eq!(pos.legal_moves().len(), 6);
     }
 }

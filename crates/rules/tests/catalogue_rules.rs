@@ -869,9 +869,15 @@ extra-turn-in-store = true
 sweep-at-most = 2
 ",
     );
-    assert_eq!(play(stores, "0-0-1-0-1-0-0-0-S", "C").0, "0-0-0-0-1-0-1-0-S");
+    assert_eq!(
+        play(stores, "0-0-1-0-1-0-0-0-S", "C").0,
+        "0-0-0-0-1-0-1-0-S"
+    );
     // A last counter in a pit after passing the store does not give one: swept.
-    assert_eq!(play(stores, "0-0-2-0-1-0-0-0-S", "C").0, "0-0-0-0-0-0-3-0-N");
+    assert_eq!(
+        play(stores, "0-0-2-0-1-0-0-0-S", "C").0,
+        "0-0-0-0-0-0-3-0-N"
+    );
 }
 
 #[test]

@@ -170,32 +170,29 @@ pub struct BuildReport {
 }
 
 /// Positions (bytes) that the layers up to the largest a build accepts may hold in all, for a
-/// game without a limit of its own below.
+/// game without a limit of its own.
 const MAX_TABLE_POSITIONS: u64 = 1 << 35;
 
-/// The largest layer a build accepts: the values of all layers up to it must fit in memory.
+/// The largest layer a build of `variant` accepts by the tables' own size limit: the values of
+/// all layers up to it must fit in memory. A game's settings may give another limit (the
+/// engine's `table-max-counters`), which [`build_within`] and `build_part` are then given.
 pub fn max_counters(variant: Variant) -> u32 {
-    match variant {
-        Variant::MangalaII => 30,
-        Variant::AlManqala => 26,
-        Variant::Anywoli => 16,
-        _ if !has_tables(variant) => 0,
-        _ => {
-            let rules = variant.rules();
-            let ranking = Ranking::new(rules.pit_count());
-            let mut positions = 0u64;
-            let most = rules.total().min(Ranking::MAX_COUNTERS as u32);
-            (0..=most)
-                .take_while(|&n| {
-                    let states = super::states(variant, n) as u64;
-                    positions = positions
-                        .saturating_add(ranking.layer_size(n as usize).saturating_mul(states));
-                    positions <= MAX_TABLE_POSITIONS
-                })
-                .last()
-                .unwrap_or(0)
-        }
+    if !has_tables(variant) {
+        return 0;
     }
+    let rules = variant.rules();
+    let ranking = Ranking::new(rules.pit_count());
+    let mut positions = 0u64;
+    let most = rules.total().min(Ranking::MAX_COUNTERS as u32);
+    (0..=most)
+        .take_while(|&n| {
+            let states = super::states(variant, n) as u64;
+            positions =
+                positions.saturating_add(ranking.layer_size(n as usize).saturating_mul(states));
+            positions <= MAX_TABLE_POSITIONS
+        })
+        .last()
+        .unwrap_or(0)
 }
 
 /// Builds (or completes) the tables of `variant` up to `max` counters in `dir` with `threads`
@@ -209,18 +206,21 @@ pub fn build(
     stop: &AtomicBool,
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<BuildReport, BuildError> {
-    build_within(variant, max, dir, threads, None, stop, progress)
+    build_within(variant, max, None, dir, threads, None, stop, progress)
 }
 
 /// Memory a layer's work list may take when the system does not say what it has available.
 const DEFAULT_LIST_MEMORY: u64 = 4 << 30;
 
 /// [`build`], with the memory a layer's work list may take: `Some(bytes)`, or `None` for 3/4
-/// of what the system has available when the layer starts. A layer whose list would take more is
-/// built by passes over the whole layer, with the same values, more slowly.
+/// of what the system has available when the layer starts (a layer whose list would take more
+/// is built by passes over the whole layer, with the same values, more slowly), and the largest
+/// layer accepted: `Some(counters)` (the game's settings), or `None` for [`max_counters`].
+#[allow(clippy::too_many_arguments)]
 pub fn build_within(
     variant: Variant,
     max: u32,
+    limit: Option<u32>,
     dir: &Path,
     threads: usize,
     list_memory: Option<u64>,
@@ -230,7 +230,9 @@ pub fn build_within(
     if !has_tables(variant) {
         return Err(BuildError::NoTables(variant));
     }
-    let limit = max_counters(variant).min(variant.rules().total());
+    let limit = limit
+        .unwrap_or_else(|| max_counters(variant))
+        .min(variant.rules().total());
     if max > limit {
         return Err(BuildError::TooLarge {
             counters: max,
@@ -1067,7 +1069,7 @@ mod tests {
                 ));
                 let _ = std::fs::remove_dir_all(&dir);
                 let never = AtomicBool::new(false);
-                build_within(variant, max, &dir, 2, list_memory, &never, &|_| {})
+                build_within(variant, max, None, &dir, 2, list_memory, &never, &|_| {})
                     .unwrap_or_else(|e| panic!("{variant}: {e}"));
                 for layer in &alone {
                     let path = layer_path(&dir, variant, layer.counters);

@@ -16,15 +16,8 @@ use mancala_rules::{Game, LastFourRule, Position, SplitMix64, Variant};
 /// play.
 pub fn positions() -> Vec<(Position, u32)> {
     let mut list = Vec::new();
-    // Every built-in game (the four of the seeds first, as the bench has always had them).
-    for variant in [
-        Variant::MangalaII,
-        Variant::AlManqala,
-        Variant::Anywoli,
-        Variant::MangalaIV,
-        Variant::Kalah,
-        Variant::Oware,
-    ] {
+    // Every built-in game, at the depth its settings give (crates/engine/games/<game>.toml).
+    for variant in Variant::ALL {
         let depth = tuning(variant).bench_depth;
         for (seed, plies) in [(0u64, 0usize), (1, 9), (2, 18), (3, 31)] {
             // A game without a choice of move is decided by its deal: deals are its positions.

@@ -490,7 +490,7 @@ impl Engine {
     /// Loads the weights file at `path` for the game it names (see
     /// [`crate::search::weights_file`]); on failure nothing changes.
     pub fn load_weights_file(&mut self, path: &str) -> Result<(Variant, String), EngineError> {
-        let loaded = crate::eval::weights_file::load(std::path::Path::new(path))
+        let loaded = crate::eval::tuning::load(std::path::Path::new(path))
             .map_err(EngineError::WeightsFile)?;
         self.options.weights_file = Some(path.to_string());
         Ok(loaded)

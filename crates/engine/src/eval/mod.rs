@@ -8,7 +8,6 @@ pub(crate) mod network;
 mod row_word;
 mod terms;
 pub(crate) mod tuning;
-mod weights;
 pub(crate) mod weights_file;
 
 // The evaluation's curated surface: what the engine's callers (the programs, and
@@ -18,20 +17,14 @@ pub use network::{
     load as load_network,
 };
 pub use terms::{COUNT_BUCKETS, PitTable, PitValues, Weights, bucket};
-pub use tuning::COMPILED;
-pub use weights_file::{WeightsFile, load as load_weights};
+pub use tuning::{COMPILED, Tuning, WEIGHTS_FILES, load as load_weights, tuning as settings};
+pub use weights_file::WeightsFile;
 
 use crate::node::score::{MAX_EVAL, Value};
 use mancala_rules::{CaptureCounts, Goal, Laps, Leftover, Position, Side, Spec, Variant};
 use row_word::RowWord;
 
-/// The source of the generated `weights.rs` this build was compiled with: its header says from
-/// which data and by which command each game's weights were made (`tune` keeps that story for
-/// the games it does not fit).
-pub const WEIGHTS_SOURCE: &str = include_str!("weights.rs");
-
-/// The pit tables of each game (the generated `weights.rs`, through the game's
-/// [`tuning::Tuning`]).
+/// The pit tables of each game (its weights file, through the game's [`tuning::Tuning`]).
 #[inline(always)]
 pub fn pit_values(variant: Variant) -> &'static PitValues {
     tuning::tuning(variant).pits
@@ -40,8 +33,9 @@ pub fn pit_values(variant: Variant) -> &'static PitValues {
 /// Below this many counters on the board the leftover term starts to count, growing linearly.
 const LEFTOVER_FROM: i32 = 24;
 
-/// The weights of each game: fitted to self-play data by `mancala-engine tune` (the generated
-/// file `weights.rs` says from what data and by which command).
+/// The weights of each game: fitted to self-play data by `mancala-engine tune` (the game's
+/// weights file, `crates/engine/games/<game>.weights`, says from what data and by which
+/// command).
 #[inline(always)]
 pub fn weights(variant: Variant) -> Weights {
     tuning::tuning(variant).weights

@@ -9,7 +9,7 @@
 //! 32N + [`PHASES`], the hidden layer costs (2N + 1) × hidden additions per evaluation.
 //!
 //! A network is data: a text file of `key = value` lines, which `mancala-engine train` writes.
-//! The built-in games' networks are embedded from `crates/engine/networks/`; any game's can be
+//! The built-in games' networks are embedded from `crates/engine/games/<game>.net`; any game's can be
 //! loaded at run time (option `NetworkFile`, or `--network`), replacing the embedded one.
 //!
 //! ```text
@@ -333,19 +333,6 @@ pub fn fingerprint(variant: Variant) -> u64 {
     })
 }
 
-/// The networks embedded for the built-in games, trained by `mancala-engine train`.
-pub const EMBEDDED: &[(Variant, &str)] = &[
-    (
-        Variant::MangalaII,
-        include_str!("../../networks/mangala-ii.net"),
-    ),
-    (
-        Variant::AlManqala,
-        include_str!("../../networks/al-manqala.net"),
-    ),
-    (Variant::Anywoli, include_str!("../../networks/anywoli.net")),
-];
-
 /// Each game's network, by game number: a leaked `Network` (a replaced one is never freed, so
 /// that a search still reading it is safe), or null.
 static NETWORKS: [AtomicPtr<Network>; 256] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 256];
@@ -359,7 +346,8 @@ fn install(network: Network) {
 }
 
 fn install_embedded() {
-    for &(variant, text) in EMBEDDED {
+    let embedded = Variant::ALL.iter().zip(super::tuning::NETWORKS);
+    for (&variant, text) in embedded.filter_map(|(v, text)| Some((v, text?))) {
         // A test parses each embedded file and checks it is over the compiled weights.
         match Network::parse(text) {
             Ok(network) if network.over == fingerprint(variant) => install(network),
@@ -541,7 +529,8 @@ mod tests {
 
     #[test]
     fn the_embedded_networks_are_over_the_compiled_weights() {
-        for &(variant, text) in EMBEDDED {
+        let embedded = Variant::ALL.iter().zip(crate::eval::tuning::NETWORKS);
+        for (&variant, text) in embedded.filter_map(|(v, text)| Some((v, text?))) {
             let net = Network::parse(text).unwrap_or_else(|e| panic!("{variant}: {e}"));
             assert_eq!(net.variant, variant);
             assert_eq!(

@@ -28,7 +28,6 @@
 
 use super::fields::{Value, read_fields, value_error};
 use super::terms::{COUNT_BUCKETS, PitValues, Weights};
-use super::tuning::Tuning;
 use mancala_rules::definition::strip_comment;
 use mancala_rules::{MAX_ROW, Move, Side, Variant};
 
@@ -182,52 +181,6 @@ impl WeightsFile {
         }
         text
     }
-
-    /// The settings of the game with these weights (the game's own other settings kept).
-    pub fn tuning(&self) -> Tuning {
-        let base = super::tuning::tuning(self.variant);
-        Tuning {
-            weights: self.weights,
-            pits: Box::leak(Box::new(self.pits)),
-            solve_max_counters: base.solve_max_counters,
-            bench_depth: base.bench_depth,
-        }
-    }
-}
-
-/// Reads the weights file at `path` and makes its weights the evaluation of its game from the
-/// next search on; returns the game and the model. Nothing changes if the file is refused.
-pub fn load(path: &std::path::Path) -> Result<(Variant, String), String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the weights file {}: {e}", path.display()))?;
-    let file = WeightsFile::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    if super::tuning::COMPILED.contains(&file.variant) {
-        return Err(format!(
-            "{}: {} has its weights compiled in (crates/engine/src/eval/weights.rs): `tune \
-             --write` makes that file, and a rebuild uses it",
-            path.display(),
-            file.variant
-        ));
-    }
-    if file.variant.rules().has_forced_moves() {
-        return Err(format!(
-            "{}: {} has no choice of move, and so no evaluation",
-            path.display(),
-            file.variant
-        ));
-    }
-    super::tuning::set_loaded(file.variant, file.tuning());
-    // A network learns what one set of weights misses: it does not fit others.
-    if super::network::network(file.variant)
-        .is_some_and(|net| net.over != super::network::fingerprint(file.variant))
-    {
-        log::warn!(
-            "the network of {} was trained over other weights: it is dropped",
-            file.variant
-        );
-        super::network::forget(file.variant);
-    }
-    Ok((file.variant, file.model))
 }
 
 /// The file of a game's current weights (compiled, loaded or default): what the tests write

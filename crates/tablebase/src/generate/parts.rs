@@ -65,10 +65,13 @@ fn classes_of(variant: Variant, counters: u32, part: LayerPart) -> Vec<bool> {
 }
 
 /// Builds part `part` of the layer of `counters` counters of `variant` in `dir`, every layer
-/// below being there already; writes it to [`part_path`].
+/// below being there already; writes it to [`part_path`]. `limit` is the largest layer accepted
+/// (`None`: [`max_counters`]).
+#[allow(clippy::too_many_arguments)]
 pub fn build_part(
     variant: Variant,
     counters: u32,
+    limit: Option<u32>,
     part: LayerPart,
     dir: &Path,
     threads: usize,
@@ -81,7 +84,9 @@ pub fn build_part(
     if variant.rules().distance_to_stores(&[]).is_none() {
         return Err(BuildError::NotSplittable(variant));
     }
-    let limit = max_counters(variant).min(variant.rules().total());
+    let limit = limit
+        .unwrap_or_else(|| max_counters(variant))
+        .min(variant.rules().total());
     if counters > limit {
         return Err(BuildError::TooLarge { counters, limit });
     }
@@ -222,6 +227,7 @@ mod tests {
             build_part(
                 Variant::Kalah,
                 12,
+                None,
                 LayerPart { number, count },
                 &split,
                 1,
@@ -249,11 +255,31 @@ mod tests {
         let dir = scratch("refusals");
         build(Variant::Kalah, 9, &dir, 1, &never, &|_| {}).unwrap();
         let part = |number, count| LayerPart { number, count };
-        build_part(Variant::Kalah, 10, part(1, 2), &dir, 1, &never, &|_| {}).unwrap();
+        build_part(
+            Variant::Kalah,
+            10,
+            None,
+            part(1, 2),
+            &dir,
+            1,
+            &never,
+            &|_| {},
+        )
+        .unwrap();
         let missing = merge_parts(Variant::Kalah, 10, 2, &dir).unwrap_err();
         assert!(matches!(missing, BuildError::MissingPart(_)), "{missing}");
         // Part 2 of 3 in the place of part 2 of 2: some classes twice or never.
-        build_part(Variant::Kalah, 10, part(2, 3), &dir, 1, &never, &|_| {}).unwrap();
+        build_part(
+            Variant::Kalah,
+            10,
+            None,
+            part(2, 3),
+            &dir,
+            1,
+            &never,
+            &|_| {},
+        )
+        .unwrap();
         std::fs::rename(
             part_path(&dir, Variant::Kalah, 10, part(2, 3)),
             part_path(&dir, Variant::Kalah, 10, part(2, 2)),
@@ -262,10 +288,29 @@ mod tests {
         let wrong = merge_parts(Variant::Kalah, 10, 2, &dir).unwrap_err();
         assert!(matches!(wrong, BuildError::PartsDisagree(_)), "{wrong}");
         assert!(!layer_path(&dir, Variant::Kalah, 10).exists());
-        let gap = build_part(Variant::Kalah, 12, part(1, 2), &dir, 1, &never, &|_| {}).unwrap_err();
+        let gap = build_part(
+            Variant::Kalah,
+            12,
+            None,
+            part(1, 2),
+            &dir,
+            1,
+            &never,
+            &|_| {},
+        )
+        .unwrap_err();
         assert!(matches!(gap, BuildError::MissingLayer(_)), "{gap}");
-        let cycles =
-            build_part(Variant::MangalaII, 4, part(1, 2), &dir, 1, &never, &|_| {}).unwrap_err();
+        let cycles = build_part(
+            Variant::MangalaII,
+            4,
+            None,
+            part(1, 2),
+            &dir,
+            1,
+            &never,
+            &|_| {},
+        )
+        .unwrap_err();
         assert!(matches!(cycles, BuildError::NotSplittable(_)), "{cycles}");
         let _ = std::fs::remove_dir_all(dir);
     }

@@ -1,46 +1,16 @@
-//! A game as a file: the [`Rules`] record written as `key = value` lines, a small subset of TOML
-//! (numbers, `true`/`false`, words in double quotes, lists of numbers in brackets, `#`
-//! comments), read by hand so that the rules library needs no dependency. The built-in games are
-//! such files too (`crates/rules/games/*.toml`, shipped in the library).
-//!
-//! A file that is inconsistent, or asks for a rule the engine does not implement, is refused
-//! with a message that names the field; nothing of a refused file is kept.
-//!
-//! ```
-//! use mancala_rules::definition::parse;
-//!
-//! let rules = parse("name = \"mini-kalah\"\npits-per-row = 3\nstart = 2\n\
-//!                    sow-own-store = true\nextra-turn-in-store = true\n\
-//!                    capture-empty-opposite = true\ncapture-side = \"own\"\n\
-//!                    game-ends = \"row-empty\"\nleftover = \"row-owner\"\n").unwrap();
-//! assert_eq!(rules.pit_count(), 6);
-//! let error = parse("name = \"x\"\npits-per-row = 30\nstart = 1\n").unwrap_err();
-//! assert_eq!(error.to_string(), "pits-per-row: 30 pits a row is not in 2 to 12");
-//! ```
+//! The game-file format: reading ([`parse`]), checking and writing ([`write`]) a [`Rules`]
+//! record as `key = value` lines, and the table of its fields.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::moves::MAX_ROW;
-use super::position::MAX_COUNTERS;
-use super::variant::{
+// `crate::` paths: the build script reads the built-in games' files with this module too, with
+// `rules_record` at its root as the library has it.
+use crate::rules_record::{
     CaptureCounts, CaptureExtraMove, CaptureSide, Direction, DirectionRule, Goal, GrandSlam, Laps,
-    Leftover, MoveChoice, MoveFilter, OwnEnd, PassingCaptures, RelayFrom, RoundFill, RoundStarter,
-    Rounds, Rules, Start, Unfed, Variant,
+    Leftover, MAX_COUNTERS, MAX_ROW, MoveChoice, MoveFilter, OwnEnd, PassingCaptures, RelayFrom,
+    RoundFill, RoundStarter, Rounds, Rules, Start, Unfed,
 };
-
-/// The built-in games' files, in the order of the built-in variants.
-pub const BUILT_IN_FILES: [(&str, &str); 6] = [
-    ("mangala-ii.toml", include_str!("../games/mangala-ii.toml")),
-    ("mangala-iv.toml", include_str!("../games/mangala-iv.toml")),
-    ("al-manqala.toml", include_str!("../games/al-manqala.toml")),
-    ("anywoli.toml", include_str!("../games/anywoli.toml")),
-    ("kalah.toml", include_str!("../games/kalah.toml")),
-    ("oware.toml", include_str!("../games/oware.toml")),
-];
-
-/// The compiled rules of the built-in games, which their files must describe exactly.
-pub const BUILT_IN_RULES: [&Rules; 6] = crate::variant::BUILT_IN;
 
 /// What is wrong with a game file: the field (or line) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -719,12 +689,6 @@ fn leak(text: String) -> &'static str {
     Box::leak(text.into_boxed_str())
 }
 
-/// Reads a game file and adds its game to the games known by name ([`Variant::register`]): the
-/// one step a program needs to play a game of a file.
-pub fn register(text: &str) -> Result<Variant, DefinitionError> {
-    Variant::register(parse(text)?).map_err(|e| error("name", e.to_string()))
-}
-
 /// A list of counts (each 1 to [`MAX_COUNTERS`]) as a set; an absent field is the empty set.
 fn counts_field(f: &mut Fields, key: &str) -> Result<CaptureCounts, DefinitionError> {
     let counts: Vec<u64> = match f.take(key) {
@@ -1356,7 +1320,9 @@ pub fn write(rules: &Rules) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::definition::{BUILT_IN_FILES, BUILT_IN_RULES};
 
+    /// The constants `build.rs` wrote are the rules its files say.
     #[test]
     fn the_built_in_files_describe_the_compiled_games() {
         for ((file, text), compiled) in BUILT_IN_FILES.iter().zip(BUILT_IN_RULES) {

@@ -1,0 +1,590 @@
+//! The rules of one game as a record: every rule that differs between two-row games is a field of
+//! [`Rules`], named by what it does, with the types of its values. Self-contained (the build
+//! script reads the built-in games' files with it, and `crate::definition`'s format, before the
+//! library exists).
+
+/// The most pits a row has in any game (Anywoli).
+pub const MAX_ROW: usize = 12;
+
+/// The most counters any game may have: every count fits in the capture sets and the landing
+/// table, and every total in a byte.
+pub const MAX_COUNTERS: u32 = 127;
+
+/// Sowing direction, as seen from above with South at the bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Index `+1`.
+    CounterClockwise,
+    /// Index `-1`.
+    Clockwise,
+}
+
+/// Captures made while a hand is sown (en passant): a pit that a counter before the last makes
+/// hold one of the capture counts (on the capture side) is taken at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassingCaptures {
+    /// None.
+    Off,
+    /// In any row, by the pit's owner; the last counter's pit captures as usual, for the mover.
+    ToOwner,
+    /// In any row, by the pit's owner, the last counter's pit too.
+    ToOwnerLastToo,
+    /// In any row, by the mover.
+    ToMover,
+    /// In the mover's row only, by the mover.
+    ToMoverInOwnRow,
+    /// In the opponent's row only, by the mover.
+    ToMoverInOpponentRow,
+}
+
+/// Where a relay lap goes on from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RelayFrom {
+    /// The landing pit, lifted.
+    Landing,
+    /// The pit after the landing pit, lifted, if it holds counters (else the move ends).
+    NextPit,
+}
+
+/// Which of the mover's pits (holding at least the least move) may be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveFilter {
+    /// Every one.
+    Every,
+    /// Only a pit whose hand, sown one lap, ends in the opponent's row or a store, or in an own
+    /// pit that was empty; a hand of more counters than a row has pits always may.
+    EndsAwayOrEmpty,
+    /// A single counter only into an empty pit; and no pit whose next place is a store.
+    SingleIntoEmpty,
+    /// A pit holding this count only when every playable pit holds it.
+    CountOnlyIfAll(u8),
+    /// [`MoveFilter::CountOnlyIfAll`] of 1, then [`MoveFilter::SingleIntoEmpty`].
+    SinglesOnlyIfAllIntoEmpty,
+}
+
+/// How a move's direction of sowing is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DirectionRule {
+    /// Always the game's `direction`.
+    Fixed,
+    /// A hand of an odd count sows counter-clockwise, an even one clockwise.
+    HandParity,
+    /// The left half of each row (as its owner faces the board) sows clockwise, out over the
+    /// row's left end; the right half counter-clockwise (rows of an even length).
+    RowHalves,
+}
+
+/// Which pits a player may move from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveChoice {
+    /// Any non-empty pit of the mover's row.
+    AnyPit,
+    /// Only the leftmost (lowest-index) non-empty pit of the mover's row: no choice at all.
+    Leftmost,
+}
+
+/// Counts that a capture takes, as a bit set (bit `c` set means a pit holding `c` is taken).
+/// 128 bits: every count a pit can hold (at most 127) has its bit, so a test needs no range check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CaptureCounts(u128);
+
+impl CaptureCounts {
+    /// No count captures.
+    pub const NONE: CaptureCounts = CaptureCounts(0);
+
+    pub const fn of(counts: &[u8]) -> Self {
+        let mut bits = 0u128;
+        let mut i = 0;
+        while i < counts.len() {
+            bits |= 1 << (counts[i] & 127);
+            i += 1;
+        }
+        CaptureCounts(bits)
+    }
+
+    #[inline]
+    pub const fn contains(self, count: u8) -> bool {
+        (self.0 >> (count & 127)) & 1 != 0
+    }
+
+    /// Whether no count captures.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The counts, smallest first.
+    pub fn counts(self) -> Vec<u8> {
+        (0..128u8).filter(|&c| self.contains(c)).collect()
+    }
+}
+
+/// How a move's sowing goes on after the last counter of a lap lands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Laps {
+    /// One lap; then the captures the capture fields describe, with `captures` the counts that
+    /// a capture takes.
+    Single { captures: CaptureCounts },
+    /// An empty landing pit ends the move, a capturable count captures (with the opposite pit,
+    /// and a backward chain), anything else is lifted and sown on (Mangala IV).
+    RelayWithOpposite { captures: CaptureCounts },
+    /// Relay sowing that ends in a one-lap capture: a lap whose last counter makes a pit hold
+    /// more than one counter, and that a capture would not take, is lifted and sown on from
+    /// there; the last lap's landing pit then captures as in a one-lap game (counts, side,
+    /// chain, grand slam, or the empty-pit capture), with `captures` the counts that capture.
+    Relay { captures: CaptureCounts },
+    /// Mid-sow fours go to the pit's owner; a last seed making four is taken by the mover, who
+    /// moves again; a last seed making one ends the move; otherwise relay (Anywoli).
+    RelayFours,
+}
+
+/// Where the landing pit (and the pits of a chain) of a one-lap capture must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureSide {
+    /// Either row.
+    Any,
+    /// The mover's own row.
+    Own,
+    /// The opponent's row.
+    Opponent,
+}
+
+/// What becomes of a move that would capture every counter of the opponent's row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GrandSlam {
+    /// It captures them, as any move would.
+    Captures,
+    /// It is played, but captures nothing.
+    CapturesNothing,
+    /// It is played, but captures nothing, when the opponent's row held counters before the
+    /// move (a row the move itself filled is not a grand slam: MancalaGames' rule).
+    CapturesNothingIfHeld,
+    /// It takes the opponent's row but the first pit holding counters from the mover's left
+    /// (as the mover faces the board), when that row held counters before the move and more
+    /// than one of its pits holds counters; a single pit is taken.
+    LeavesLeftmost,
+    /// The same, leaving the first pit holding counters from the mover's right.
+    LeavesRightmost,
+}
+
+impl GrandSlam {
+    /// Whether the rule looks at the opponent's row as it was before the move.
+    pub const fn needs_row_before(self) -> bool {
+        matches!(
+            self,
+            GrandSlam::CapturesNothingIfHeld
+                | GrandSlam::LeavesLeftmost
+                | GrandSlam::LeavesRightmost
+        )
+    }
+}
+
+/// What the players play for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The most counters at the end: the captured ones, and those on the board as the ending
+    /// shares them.
+    MostCounters,
+    /// To empty one's own row first: the player whose row is empty after a move wins (both
+    /// empty: the player who made it).
+    ClearOwnRow,
+    /// To leave the opponent without counters: the player whose row is empty after a move
+    /// loses (both empty: the other than the one who made it), and so does a player to move
+    /// without a move.
+    Deprive,
+    /// To leave the opponent without a move: the player to move who has none loses.
+    Immobilize,
+}
+
+/// Whether a move whose end captured counters gives the mover another move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureExtraMove {
+    /// It does not.
+    No,
+    /// It always does.
+    Always,
+    /// It does, unless the move was itself an extra move (a capture's or a store's): one extra
+    /// move in a row, never a chain of them.
+    Once,
+}
+
+/// Who takes the counters left when a player must feed the opponent's empty row and cannot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unfed {
+    /// The starved player takes every counter left (Al-manqala).
+    StarvedPlayerTakesAll,
+    /// The player to move takes every counter left, all in their own row (Oware).
+    MoverTakesAll,
+    /// The counters left go as the game's [`Leftover`] says.
+    AsLeftover,
+    /// The game does not end: the mover plays any move, and the starved player passes (or the
+    /// game ends as `own_end` says).
+    AnyMove,
+}
+
+/// What a game's own end looks like (besides the history rules, which every game shares).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OwnEnd {
+    /// The game ends when the board is empty.
+    EmptyBoard,
+    /// The game ends when the board holds 0 or exactly 4 counters (Anywoli).
+    LastFour,
+    /// The game ends when either row is empty, and each player takes the counters left in their
+    /// own row (Kalah).
+    RowEmpty,
+    /// The game ends when a player has captured more than half of the counters, or both exactly
+    /// half (Oware); the counters left on the board count for nobody.
+    Majority,
+    /// The game ends when the player to move has no counters in their row (there is no pass),
+    /// and the counters left go as the game's [`Leftover`] says: what MancalaGames does for a
+    /// game without its `mustpass`.
+    MoverRowEmpty,
+}
+
+/// How counters left on the board are shared when the game ends by repetition, no progress or an
+/// endless move, or by too few counters left or a mover without counters where the game has
+/// those ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leftover {
+    /// Half to each player.
+    SplitEvenly,
+    /// The counters on each row go to the row's owner.
+    RowOwner,
+    /// All to the player who received the most recent four; split evenly if nobody has.
+    LastFourReceiver,
+    /// To nobody: they are not scored.
+    Nobody,
+    /// Half to each player; an odd counter to the player who has captured fewer (North when
+    /// both have as many), as MancalaGames divides them.
+    SplitOddToTrailing,
+    /// All to the player who made the last move (the opponent of the side to move: a game with
+    /// this leftover has no extra turns).
+    LastMover,
+}
+
+/// A match of rounds: when a round ends, each player fills their own row again from the counters
+/// they hold, the start's count a pit, and plays on, until a player cannot fill enough pits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rounds {
+    /// Which end of a row is filled first.
+    pub fill: RoundFill,
+    /// Who moves first in the next round.
+    pub starter: RoundStarter,
+    /// Pits a player cannot fill are blocked for the round: nobody sows into them or plays them
+    /// (else they are only empty).
+    pub blocks: bool,
+    /// The match ends when a round leaves a player fewer counters than this many pits take at
+    /// the start's count; a round also ends the match as soon as a player has captured more than
+    /// the counters less that many (the other could not go on).
+    pub pits_to_go_on: u8,
+}
+
+/// Where a new round's counters go first in each row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoundFill {
+    /// From the player's left (as they face the board).
+    FromLeft,
+    /// From the player's right.
+    FromRight,
+    /// From both ends of the board inwards, alternately: first the pit at the board's left end
+    /// as South sees it (South's leftmost, North's rightmost), then the other end's, then the
+    /// second from the left end, and so on to the middle.
+    OutsideIn,
+}
+
+/// Who moves first in a new round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoundStarter {
+    /// The player who did not start the round that ended.
+    Alternate,
+    /// The player with fewer counters at the round's end (after a drawn round: the player not
+    /// to move at its end).
+    Loser,
+    /// The player with more counters at the round's end (after a drawn round: the player to
+    /// move at its end).
+    Winner,
+    /// The player who made the round's last move.
+    LastMover,
+}
+
+/// The counters of the start position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The same count in every pit.
+    Uniform(u8),
+    /// A count per pit, in index order (South's row from its left, then North's).
+    Pattern(&'static [u8]),
+}
+
+/// The rules of one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Protocol name (`mangala-ii`, …).
+    pub name: &'static str,
+    /// Human name.
+    pub title: &'static str,
+    /// `N`: pits per row.
+    pub pits_per_row: usize,
+    pub start: Start,
+    /// The start is dealt at random (`position random <seed>`): at least two counters a pit
+    /// where there are enough, the rest one at a time into random pits; `start` is the equal
+    /// deal of the same counters.
+    pub random_start: bool,
+    /// Position strings may hold any number of counters, not only the start's (Kalah is played
+    /// with 3 to 6 a pit).
+    pub any_total: bool,
+    pub move_choice: MoveChoice,
+    /// The fewest counters a pit must hold to be moved (1: any non-empty pit).
+    pub min_move: u8,
+    /// Which of those pits may be played.
+    pub move_filter: MoveFilter,
+    pub direction: Direction,
+    /// Whether every move sows in `direction`, or the pit and its hand choose.
+    pub direction_rule: DirectionRule,
+    /// Sowing puts a counter into the mover's own store on the way from the last pit of the
+    /// mover's row to the first of the opponent's (and never into the opponent's).
+    pub sow_own_store: bool,
+    /// Each player's store is at the right end of their row (as they face the board) whatever
+    /// the direction, so that a clockwise hand reaches it after the opponent's row; else it is
+    /// where the mover's sowing leaves their row.
+    pub store_at_right: bool,
+    /// A lap that comes round to the pit it started from skips it.
+    pub skip_origin: bool,
+    pub laps: Laps,
+    /// [`Laps::Relay`]: a move that would sow more laps than this is endless (0: only a move
+    /// that comes round to a lap start it made before is).
+    pub lap_limit: u16,
+    /// [`Laps::Relay`]: where a lap goes on from.
+    pub relay_from: RelayFrom,
+    /// Captures made while a hand is sown.
+    pub passing_captures: PassingCaptures,
+    /// Every lap first puts one counter of its hand into the mover's store (a capture), then
+    /// sows the rest.
+    pub store_one_per_lap: bool,
+    /// [`Laps::Relay`]: the counts a landing pit must hold for its lap to relay (empty: any count
+    /// of 2 or more).
+    pub relay_counts: CaptureCounts,
+    /// [`Laps::Relay`]: whose row a landing pit must be in for its lap to relay.
+    pub relay_side: CaptureSide,
+    /// [`Laps::Relay`]: the end captures are tried at the end of every lap, and decide whether
+    /// the move goes on: with `capture_past_empty`, a lap whose landing pit held counters
+    /// captures past the empty pit after it (if it can) and goes on from its landing pit; with
+    /// `capture_empty_opposite`, a lap ending in an empty pit takes the pit facing it and goes
+    /// on from its landing pit only if that took counters.
+    pub lap_captures: bool,
+    /// One-lap captures: where the landing pit, and the pits of a chain, must be.
+    pub capture_side: CaptureSide,
+    /// One-lap captures: the pits before the landing pit (against the sowing) are judged too,
+    /// while they qualify.
+    pub capture_chain: bool,
+    /// A capture chain ends at the pit its lap started from (else only a pit that does not
+    /// qualify, or coming round to the landing pit, ends it).
+    pub chain_stops_at_origin: bool,
+    /// One-lap captures: a last counter into one of the mover's own pits that was empty, facing
+    /// a pit that is not, takes itself and the facing pit's counters.
+    pub capture_empty_opposite: bool,
+    /// With `capture_empty_opposite`: the last counter is taken with the facing pit (else it
+    /// stays where it fell).
+    pub capture_takes_own: bool,
+    /// With `capture_takes_own`: the last counter is taken even when the facing pit is empty.
+    pub takes_own_alone: bool,
+    /// With `capture_empty_opposite`: the last counter may fall into an empty pit of either row
+    /// (the pit facing it is taken even when it is one's own); else only of one's own.
+    pub empty_either_row: bool,
+    /// The end of a move captures past an empty pit: where the pit after the last one is empty,
+    /// the pit after that is taken (on `capture_side`; with `capture_chain`, again from there
+    /// onwards, in the sowing direction). A one-lap move needs its last pit to have held
+    /// counters before; `capture_counts` then only serve captures in passing.
+    pub capture_past_empty: bool,
+    /// With `capture_past_empty`: a move that captured so also takes the pit facing the first
+    /// pit it took, if that holds counters (and is on `capture_side`).
+    pub past_empty_takes_facing: bool,
+    pub grand_slam: GrandSlam,
+    /// A last counter into the mover's own store gives the mover another move.
+    pub extra_turn_in_store: bool,
+    /// A move whose end captured counters (not a capture in passing) gives another move.
+    pub capture_extra_move: CaptureExtraMove,
+    /// After a move's captures, when the counters on the board on `capture_side` (the whole
+    /// board with `capture_empty_opposite`) are from 1 to this many, the mover takes every
+    /// counter on the board. 0: no such rule. Not after a move that gave another move by its
+    /// last counter in the store, nor after an endless one.
+    pub sweep_at_most: u8,
+    /// A player whose opponent's row is empty must leave it non-empty if they can.
+    pub must_feed: bool,
+    /// Who takes the rest when a player must feed and cannot.
+    pub unfed: Unfed,
+    pub own_end: OwnEnd,
+    pub leftover: Leftover,
+    /// Besides `own_end`, the game ends as soon as a player has captured more than half of the
+    /// counters, or both exactly half; the counters left count for nobody.
+    pub majority_ends: bool,
+    /// The game ends once fewer than this many counters (but some) are left on the board: too
+    /// few for any capture. The counters left go as `leftover` says. 0: no such rule.
+    pub ends_below: u8,
+    /// Moves in a row without a capture that end the game; `None`: no such rule.
+    pub no_progress_limit: Option<u16>,
+    /// Captured counters are kept in stores on the board rather than beside it: how a board is
+    /// drawn, nothing more.
+    pub stores: bool,
+    /// A match of rounds; `None`: one game.
+    pub rounds: Option<Rounds>,
+    /// What the players play for. In a game whose goal is not the most counters, the winner's
+    /// final total is every counter (the loser's none, half each in a draw): the result, the
+    /// score and the solved value (plus or minus the total) follow the goal.
+    pub goal: Goal,
+}
+
+impl Rules {
+    /// Pits on the whole board (`2N`).
+    #[inline]
+    pub const fn pit_count(&self) -> usize {
+        2 * self.pits_per_row
+    }
+
+    /// Counters of the start position in `pit`.
+    pub const fn start_count(&self, pit: usize) -> u8 {
+        match self.start {
+            Start::Uniform(count) => count,
+            Start::Pattern(counts) => counts[pit],
+        }
+    }
+
+    /// Counters in the start position: the game's counters, unless it allows any total.
+    pub const fn total(&self) -> u32 {
+        match self.start {
+            Start::Uniform(count) => self.pit_count() as u32 * count as u32,
+            Start::Pattern(counts) => {
+                let mut total = 0;
+                let mut i = 0;
+                while i < counts.len() {
+                    total += counts[i] as u32;
+                    i += 1;
+                }
+                total
+            }
+        }
+    }
+
+    /// Whether the position records who received the most recent four and who made the first
+    /// last-seed capture (two more fields of its position string): the game's end or its
+    /// leftover gives counters to one of them.
+    pub const fn tracks_four_holders(&self) -> bool {
+        matches!(self.own_end, OwnEnd::LastFour)
+            || matches!(self.leftover, Leftover::LastFourReceiver)
+    }
+
+    /// Whether the position records that the side to move is on an extra move (one more field of
+    /// its position string): where a capture then gives no other ([`CaptureExtraMove::Once`]),
+    /// and where a goal won outright must know who moved last (a game with extra moves).
+    pub const fn tracks_extra_move(&self) -> bool {
+        matches!(self.capture_extra_move, CaptureExtraMove::Once)
+            || (self.eliminates() && self.has_extra_moves())
+    }
+
+    /// Whether a move may give its mover another move (a last counter in the store, a capture).
+    pub const fn has_extra_moves(&self) -> bool {
+        self.extra_turn_in_store
+            || !matches!(self.capture_extra_move, CaptureExtraMove::No)
+            || matches!(self.laps, Laps::RelayFours)
+    }
+
+    /// Whether the goal is not the most counters but to clear, deprive or immobilize: the game
+    /// is won or lost outright, and the margin is the whole total.
+    #[inline(always)]
+    pub const fn eliminates(&self) -> bool {
+        !matches!(self.goal, Goal::MostCounters)
+    }
+
+    /// Whether the game ends once a player has captured more than half of the counters (its
+    /// own end, or besides it): the captured totals then decide future play.
+    pub const fn ends_on_majority(&self) -> bool {
+        matches!(self.own_end, OwnEnd::Majority) || self.majority_ends
+    }
+
+    /// Whether the players never have a choice of move (the leftmost pit is forced): the game is
+    /// decided by the deal and who moves first, and searching it means playing it out.
+    pub const fn has_forced_moves(&self) -> bool {
+        matches!(self.move_choice, MoveChoice::Leftmost)
+    }
+
+    /// The counters of `pits` (a whole board, either side's view) weighted by how many steps of
+    /// the sowing each is from its row's owner's store: the store counts as one step past the
+    /// row's last pit. `None` unless the game sows into the mover's store.
+    ///
+    /// Why: in such a game a move that drops no counter into a store and captures nothing only
+    /// carries the mover's counters forward within their own row (a hand that left the row
+    /// would pass the store), so it lowers this sum; a pass keeps it, and the next move, from
+    /// a row that is not empty, lowers it. Positions with the same counters on the board then
+    /// cannot cycle, and the tables solve a layer in one pass in this order.
+    pub fn distance_to_stores(&self, pits: &[u8]) -> Option<u32> {
+        // A relay lap may lift the opponent's counters and carry them back.
+        if !self.sow_own_store
+            || !matches!(self.laps, Laps::Single { .. })
+            || self.direction_rule != DirectionRule::Fixed
+            || (self.store_at_right && self.direction == Direction::Clockwise)
+        {
+            return None;
+        }
+        let n = self.pits_per_row;
+        Some(
+            pits.iter()
+                .enumerate()
+                .map(|(pit, &count)| {
+                    let within = pit % n;
+                    let steps = match self.direction {
+                        Direction::CounterClockwise => n - within,
+                        Direction::Clockwise => within + 1,
+                    };
+                    count as u32 * steps as u32
+                })
+                .sum(),
+        )
+    }
+
+    /// Whether counters leave the board only in even numbers while the game goes on (every count
+    /// a capture takes is even, and no counter goes into a store or is taken with the pit facing
+    /// it), so that the board's count keeps its parity from move to move.
+    pub fn board_parity_kept(&self) -> bool {
+        let even_takes = match self.laps {
+            Laps::Single { captures } | Laps::Relay { captures } => {
+                captures.counts().iter().all(|c| c.is_multiple_of(2))
+            }
+            Laps::RelayFours => true,
+            Laps::RelayWithOpposite { .. } => false,
+        };
+        even_takes && !self.sow_own_store && !self.capture_empty_opposite
+    }
+
+    /// The direction a move from `origin` holding `hand` counters sows in.
+    #[inline(always)]
+    pub const fn direction_of(&self, origin: usize, hand: u8) -> Direction {
+        match self.direction_rule {
+            DirectionRule::Fixed => self.direction,
+            DirectionRule::HandParity if hand % 2 == 1 => Direction::CounterClockwise,
+            DirectionRule::HandParity => Direction::Clockwise,
+            DirectionRule::RowHalves if origin % self.pits_per_row < self.pits_per_row / 2 => {
+                Direction::Clockwise
+            }
+            DirectionRule::RowHalves => Direction::CounterClockwise,
+        }
+    }
+
+    /// Whether a one-lap sowing follows the plain ring of pits (no store in it, no pit skipped,
+    /// no pit a round may block): the common case, sown without a branch per pit.
+    pub const fn plain_ring(&self) -> bool {
+        !self.sow_own_store && !self.skip_origin && self.rounds.is_none()
+    }
+
+    /// Whether the game is a match of rounds whose rounds may block pits (a position then says
+    /// which; sowing passes them by).
+    #[inline(always)]
+    pub const fn blocks_pits(&self) -> bool {
+        matches!(self.rounds, Some(Rounds { blocks: true, .. }))
+    }
+
+    /// The counters a player needs to play another round of `rounds`: its pits to go on at the
+    /// start's count (a game in rounds starts with the same count in every pit).
+    #[inline]
+    pub const fn round_need(&self, rounds: Rounds) -> u32 {
+        rounds.pits_to_go_on as u32 * self.start_count(0) as u32
+    }
+}
