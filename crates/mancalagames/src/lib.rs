@@ -183,6 +183,8 @@ const READ: &[&str] = &[
     "capt_rturn",
     "start_pattern",
     "goal",
+    "end_cond",
+    "nosinglecapt",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -213,9 +215,7 @@ const NOT_HAD: &[(&str, &str)] = &[
     ("no_sides", "moves from either row"),
     ("sow_start", "sowing into the origin pit"),
     ("move_one", "moving a single counter"),
-    ("end_cond", "another end condition"),
     ("moveunlock", "locked pits"),
-    ("nosinglecapt", "no capture by a single counter"),
     ("play_locs", "moves from the stores"),
     ("goal_param", "the goal's parameter"),
     ("end_param", "the end condition's parameter"),
@@ -988,8 +988,25 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             .map(|c| c.to_string())
             .collect();
         lines.push(format!("capture-counts = [{}]", counts.join(", ")));
-        let side = capture_side(side)?;
+        // The opponent's (3) or one's own (4) row for the last pit, a chain going on into
+        // either row: where the chain is a count's, at the end of a one-lap move.
+        let chain_either_row = matches!(side, 3 | 4);
+        if chain_either_row
+            && (past_empty || int(info, "mlaps", 0)? != 0 || int(info, "sow_rule", 0)? != 0)
+        {
+            return Err(refuse(
+                "capt_side",
+                format!(
+                    "= {side} with capt_type 2, mlaps or sow_rule: a chain into either row there \
+                     is not a rule the engine has"
+                ),
+            ));
+        }
+        let side = capture_side(if chain_either_row { side - 2 } else { side })?;
         lines.push(format!("capture-side = \"{side}\""));
+        if chain_either_row && multicapt == -1 {
+            lines.push("chain-either-row = true".into());
+        }
         match multicapt {
             // (The chain of captures past empty pits, above.)
             _ if past_empty => {}
@@ -1020,10 +1037,17 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         }
     }
 
-    // A counter of each lap's hand into the mover's store before the lap is sown.
+    // A counter of each lap's hand into the mover's store before the lap is sown; a single
+    // counter's take of the pit facing its own before it is sown (one lap).
     match int(info, "presowcapt", 0)? {
         0 => {}
         1 => lines.push("store-one-per-lap = true".into()),
+        3 if int(info, "mlaps", 0)? == 0
+            && int(info, "sow_rule", 0)? == 0
+            && int(info, "grandslam", 0)? == 0 =>
+        {
+            lines.push("single-counter-takes-facing = true".into())
+        }
         other => {
             return Err(refuse(
                 "presowcapt",
@@ -1033,6 +1057,17 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 ),
             ));
         }
+    }
+    // No capture at the end of a move of a single counter (one lap).
+    if flag(info, "nosinglecapt")? {
+        if int(info, "mlaps", 0)? != 0 || int(info, "sow_rule", 0)? != 0 {
+            return Err(refuse(
+                "nosinglecapt",
+                "with mlaps or sow_rule: a single counter's move without a capture there is not \
+                 a rule the engine has",
+            ));
+        }
+        lines.push("single-counter-captures = false".into());
     }
     // Captures while sowing (en passant): the pits a counter before the last makes capturable.
     let sow_rule = int(info, "sow_rule", 0)?;
@@ -1177,14 +1212,47 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         lines.push("must-feed = true".into());
         lines.push(format!("unfed = \"{unfed}\""));
     }
-    lines.push(format!(
-        "game-ends = \"{}\"",
-        if must_pass {
-            "board-empty"
-        } else {
-            "mover-row-empty"
+    // Besides the player to move without a move: MancalaGames' end once the mover's own row
+    // (1) or the opponent's (2) is empty after a move. Without passes, and without an extra
+    // move after a capture, the first is the end on either row empty, and the second the end
+    // on the player to move without counters, unless a move may give another (which this
+    // engine's position would not tell apart).
+    let end_cond = int(info, "end_cond", 0)?;
+    let game_ends = match end_cond {
+        _ if must_pass && end_cond != 0 => {
+            return Err(refuse(
+                "end_cond",
+                format!(
+                    "= {end_cond} with mustpass: an end on a cleared row in a game with passes is not a rule the engine has"
+                ),
+            ));
         }
-    ));
+        _ if end_cond != 0 && (must_share || int(info, "capt_rturn", 0)? != 0 || eliminates) => {
+            return Err(refuse(
+                "end_cond",
+                format!(
+                    "= {end_cond} with mustshare, capt_rturn or a goal won outright is not a rule the engine has"
+                ),
+            ));
+        }
+        0 if must_pass => "board-empty",
+        0 => "mover-row-empty",
+        1 => "either-row-empty",
+        2 if !extra_turn => "mover-row-empty",
+        2 => {
+            return Err(refuse(
+                "end_cond",
+                "= 2 in a game with extra turns: an end on the opponent's cleared row after a move that gives another is not a rule the engine has",
+            ));
+        }
+        other => {
+            return Err(refuse(
+                "end_cond",
+                format!("= {other}: an end by a count of counters is not a rule the engine has"),
+            ));
+        }
+    };
+    lines.push(format!("game-ends = \"{game_ends}\""));
     // MancalaGames ends every game as soon as a player has more than half of the counters (a
     // game won outright by its goal ends only by it).
     if eliminates {
@@ -1211,7 +1279,8 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     // fewer counters are left than the smallest capture needs.
     let ended_by_feeding = must_share && !must_pass;
     // (Nor where the last counters are taken with a capture: MancalaGames leaves that end out.)
-    if !sow_own_store && !ended_by_feeding && pickextra != 3 && !eliminates {
+    // (Nor where another end condition is set: MancalaGames leaves it out then too.)
+    if !sow_own_store && !ended_by_feeding && pickextra != 3 && !eliminates && end_cond == 0 {
         let mut fewest = total;
         if evens || crosscapt != 0 {
             fewest = fewest.min(2);
@@ -1253,7 +1322,11 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         _ if eliminates => "row-owner",
         0 => "row-owner",
         1 => "nobody",
-        2 if !extra_turn && int(info, "capt_rturn", 0)? == 0 => "last-mover",
+        // Where a move may give another, the move that ends the game gives its mover the
+        // counters at once (not in a match of rounds).
+        2 if (!extra_turn && int(info, "capt_rturn", 0)? == 0) || int(info, "rounds", 0)? == 0 => {
+            "last-mover"
+        }
         4 => "split-odd-to-trailing",
         other => {
             return Err(refuse(
@@ -1261,7 +1334,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 format!(
                     "= {other}: counters left {} is not a rule the engine has",
                     if other == 2 {
-                        "to the last mover, in a game with extra turns"
+                        "to the last mover, in a match of rounds with extra turns"
                     } else {
                         "to another player"
                     }
@@ -1420,6 +1493,46 @@ mod tests {
             refusal.to_string().contains("a goal of territory"),
             "{refusal}"
         );
+    }
+
+    #[test]
+    fn an_end_on_a_cleared_row_becomes_the_end_it_is_without_passes() {
+        let ends = |info: &str| {
+            let game = translate(&file(6, 4, info)).map_err(|e| e.to_string())?;
+            let rules = definition::parse(&game.text).unwrap();
+            Ok::<_, String>((rules.own_end, rules.leftover))
+        };
+        // The mover's own row (1), with extra turns and the counters left to the last mover.
+        let own = r#"{ "name": "Own", "end_cond": 1, "stores": true, "sow_stores": 1,
+                       "unclaimed": 2 }"#;
+        assert_eq!(
+            ends(own),
+            Ok((
+                mancala_rules::OwnEnd::EitherRowEmpty,
+                mancala_rules::Leftover::LastMover
+            ))
+        );
+        // The opponent's (2) is the end on the player to move without counters, where no move
+        // gives another.
+        assert_eq!(
+            ends(r#"{ "name": "Opp", "end_cond": 2 }"#).map(|(end, _)| end),
+            Ok(mancala_rules::OwnEnd::MoverRowEmpty)
+        );
+        for (info, why) in [
+            (
+                r#"{ "name": "Opp Turns", "end_cond": 2, "stores": true, "sow_stores": 1 }"#,
+                "extra turns",
+            ),
+            (
+                r#"{ "name": "Passes", "end_cond": 1, "mustpass": true }"#,
+                "with mustpass",
+            ),
+            (r#"{ "name": "Few", "end_cond": 3 }"#, "a count of counters"),
+        ] {
+            let refusal = translate(&file(6, 4, info)).unwrap_err();
+            assert_eq!(refusal.parameter, "end_cond", "{refusal}");
+            assert!(refusal.why.contains(why), "{refusal}");
+        }
     }
 
     #[test]

@@ -366,8 +366,10 @@ impl Position {
         if moves.is_empty() {
             // Without a pass, a player with counters but no playable pit ends the game; a goal to
             // deprive or immobilize is reached so.
-            if rules.own_end != OwnEnd::MoverRowEmpty
-                && !matches!(rules.goal, Goal::Deprive | Goal::Immobilize)
+            if !matches!(
+                rules.own_end,
+                OwnEnd::MoverRowEmpty | OwnEnd::EitherRowEmpty
+            ) && !matches!(rules.goal, Goal::Deprive | Goal::Immobilize)
             {
                 moves.push(Move::PASS);
             }
@@ -511,7 +513,13 @@ impl Position {
             OwnEnd::RowEmpty => (self.row_total_for::<S>(Side::South) == 0
                 || self.row_total_for::<S>(Side::North) == 0)
                 .then_some(Ending::RowEmpty),
-            OwnEnd::MoverRowEmpty if rules.min_move > 1 => {
+            // Either row: the opponent's empty, or the mover's (below) without a move.
+            OwnEnd::EitherRowEmpty
+                if self.row_total_for::<S>(self.side_to_move.opponent()) == 0 =>
+            {
+                Some(Ending::RowEmpty)
+            }
+            OwnEnd::MoverRowEmpty | OwnEnd::EitherRowEmpty if rules.min_move > 1 => {
                 let n = rules.pits_per_row;
                 let first = self.side_to_move.index() * n;
                 (!self.pits[first..first + n]
@@ -519,7 +527,7 @@ impl Position {
                     .any(|&c| c >= rules.min_move))
                 .then_some(Ending::RowEmpty)
             }
-            OwnEnd::MoverRowEmpty => {
+            OwnEnd::MoverRowEmpty | OwnEnd::EitherRowEmpty => {
                 (self.row_total_for::<S>(self.side_to_move) == 0).then_some(Ending::RowEmpty)
             }
             OwnEnd::Majority => self
@@ -676,7 +684,7 @@ impl Position {
         };
         match ending {
             Ending::BoardEmpty | Ending::Majority => {}
-            Ending::RowEmpty if self.rules().own_end != OwnEnd::MoverRowEmpty => rows(&mut totals),
+            Ending::RowEmpty if self.rules().own_end == OwnEnd::RowEmpty => rows(&mut totals),
             Ending::Starvation if self.rules().unfed != Unfed::AsLeftover => {
                 let taker = match self.rules().unfed {
                     Unfed::MoverTakesAll => self.side_to_move,

@@ -238,6 +238,10 @@ pub enum OwnEnd {
     /// and the counters left go as the game's [`Leftover`] says: what MancalaGames does for a
     /// game without its `mustpass`.
     MoverRowEmpty,
+    /// The game ends when either row is empty (there is no pass): the player to move has no
+    /// counters, or a move left its mover's own row empty; the counters left go as the game's
+    /// [`Leftover`] says. MancalaGames' end on clearing one's own row (`end_cond` 1).
+    EitherRowEmpty,
 }
 
 /// How counters left on the board are shared when the game ends by repetition, no progress or an
@@ -256,8 +260,10 @@ pub enum Leftover {
     /// Half to each player; an odd counter to the player who has captured fewer (North when
     /// both have as many), as MancalaGames divides them.
     SplitOddToTrailing,
-    /// All to the player who made the last move (the opponent of the side to move: a game with
-    /// this leftover has no extra turns).
+    /// All to the player who made the last move. Where a move may give another move, the move
+    /// that ends the game gives them to its mover at once (the board is then empty); at an end
+    /// the position alone shows (a position string, the history rules), the last mover is taken
+    /// to be the player not to move.
     LastMover,
 }
 
@@ -390,6 +396,15 @@ pub struct Rules {
     /// With `capture_empty_opposite`: the last counter may fall into an empty pit of either row
     /// (the pit facing it is taken even when it is one's own); else only of one's own.
     pub empty_either_row: bool,
+    /// With `capture_chain` and a `capture_side` of one row: only the landing pit must be on
+    /// that side; the chain's pits before it may be in either row.
+    pub chain_either_row: bool,
+    /// One-lap moves: a move of a single counter captures nothing at its end (false; true: as
+    /// any move).
+    pub single_counter_captures: bool,
+    /// One-lap moves: a move of a single counter first takes the counters of the pit facing
+    /// the pit it is lifted from, then is sown (and captures) as any move.
+    pub single_counter_takes_facing: bool,
     /// The end of a move captures past an empty pit: where the pit after the last one is empty,
     /// the pit after that is taken (on `capture_side`; with `capture_chain`, again from there
     /// onwards, in the sowing direction). A one-lap move needs its last pit to have held
@@ -478,6 +493,14 @@ impl Rules {
     pub const fn tracks_extra_move(&self) -> bool {
         matches!(self.capture_extra_move, CaptureExtraMove::Once)
             || (self.eliminates() && self.has_extra_moves())
+    }
+
+    /// Whether the move that ends the game takes the counters left for its mover at once: the
+    /// last mover's leftover where a move may give another move (the position would not say
+    /// who moved last).
+    #[inline(always)]
+    pub const fn claims_leftover_at_end(&self) -> bool {
+        matches!(self.leftover, Leftover::LastMover) && self.has_extra_moves()
     }
 
     /// Whether a move may give its mover another move (a last counter in the store, a capture).

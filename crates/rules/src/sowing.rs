@@ -1,12 +1,12 @@
 //! Making a move: sowing, relay laps, captures, and the endless-move rule.
 
 use super::moves::Move;
-use super::position::{MAX_PITS, Position};
+use super::position::{Ending, MAX_PITS, Position};
 use super::side::Side;
 use super::spec::Spec;
 use super::variant::{
     CaptureCounts, CaptureExtraMove, CaptureSide, Direction, DirectionRule, GrandSlam, Laps,
-    PassingCaptures, RelayFrom, Rules,
+    PassingCaptures, RelayFrom, Rules, Unfed,
 };
 
 /// Laps of a relay move made before looking for a cycle.
@@ -170,6 +170,7 @@ impl Position {
             }
         };
         let before = self.captured[0] + self.captured[1];
+        let mover = self.side_to_move;
         let mut effect = MoveEffect::default();
         // Whether the captures that end the move took counters (not those made in passing).
         let mut end_captured = false;
@@ -177,8 +178,15 @@ impl Position {
             match rules.laps {
                 Laps::Single { captures } => {
                     let row_held = self.opponent_row_held(rules);
+                    let single = self.pits[origin] == 1;
+                    if single && rules.single_counter_takes_facing {
+                        let facing = rules.pit_count() - 1 - origin;
+                        self.captured[mover.index()] += self.pits[facing];
+                        self.pits[facing] = 0;
+                    }
                     let last = self.sow_one_lap(rules, origin, captures);
                     match last {
+                        LastCounter::Pit(_) if single && !rules.single_counter_captures => {}
                         LastCounter::Pit(landing) => {
                             let sown = self.captured[0] + self.captured[1];
                             self.capture_one_lap(rules, landing, origin, captures, row_held);
@@ -244,8 +252,33 @@ impl Position {
         if rules.tracks_extra_move() {
             self.on_extra_move = effect.extra_turn;
         }
+        if rules.claims_leftover_at_end() && !effect.endless && mv.pit(rules.pits_per_row).is_some()
+        {
+            self.claim_leftover_at_end::<S>(mover);
+        }
         effect.captured = self.captured[0] + self.captured[1] - before;
         effect
+    }
+
+    /// Where the game has ended, `mover` (who made the last move) takes the counters left, as
+    /// the last mover's leftover gives them ([`Rules::claims_leftover_at_end`]); an end whose
+    /// counters go elsewhere (a majority, the feeding rule's taker) is left to its rule.
+    #[inline(never)]
+    fn claim_leftover_at_end<S: Spec>(&mut self, mover: Side) {
+        let by_leftover = match self.own_ending_for::<S>() {
+            Some(Ending::Starvation) => S::rules(self).unfed == Unfed::AsLeftover,
+            Some(Ending::RowEmpty | Ending::NoLegalMove | Ending::TooFew | Ending::Immobile) => {
+                true
+            }
+            _ => false,
+        };
+        if by_leftover {
+            let len = S::rules(self).pit_count();
+            for pit in 0..len {
+                self.captured[mover.index()] += self.pits[pit];
+                self.pits[pit] = 0;
+            }
+        }
     }
 
     /// The rules that follow a move's captures: the sweep of the last counters
@@ -303,9 +336,9 @@ impl Position {
         let rules = S::rules(self);
         let len = rules.pit_count();
         let hand = self.pits[pit] as usize;
-        if rules.sweep_at_most > 0 {
-            // A move that captures nothing may still leave the few counters a sweep takes:
-            // the move is made on a copy.
+        if rules.sweep_at_most > 0 || rules.single_counter_takes_facing && hand == 1 {
+            // A move that captures nothing may still leave the few counters a sweep takes, or
+            // a single counter take the pit facing it: the move is made on a copy.
             if hand == 0 {
                 return None;
             }
@@ -861,7 +894,9 @@ impl Position {
         let before = *self;
         let mut taken = 0u8;
         let mut pit = landing;
-        while allowed(self, pit) && captures.contains(self.pits[pit]) {
+        while (allowed(self, pit) || rules.chain_either_row && pit != landing)
+            && captures.contains(self.pits[pit])
+        {
             taken += self.pits[pit];
             self.pits[pit] = 0;
             if !rules.capture_chain {

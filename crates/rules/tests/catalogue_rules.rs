@@ -922,9 +922,10 @@ fn the_rules_after_a_move_s_captures_are_refused_where_the_engine_lacks_them() {
             "is not one of",
         ),
         (
-            "capture-counts = [2]\ncapture-extra-move = \"once\"\nleftover = \"last-mover\"\n",
+            "capture-counts = [2]\ncapture-extra-move = \"once\"\nleftover = \"last-mover\"\n\
+             rounds = true\n",
             "leftover",
-            "extra turns",
+            "match of rounds",
         ),
     ] {
         let error = definition::parse(&format!("{base}{extra}")).unwrap_err();
@@ -1210,4 +1211,159 @@ fn a_last_counter_in_an_empty_pit_of_either_row_may_take_the_pit_facing_it() {
         "capture-empty-opposite = true\ncapture-takes-own = false\n",
     );
     assert_eq!(play(own, "0-3-2-1-0-0-0-0-S", "C").0, "0-3-0-2-1-0-0-0-N");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The end on either row empty, and the last mover's counters where a move may give another
+
+/// A 2×3 game sown into the mover's store, a last counter there giving another move, with
+/// `rules` added to its file.
+fn store_game(name: &str, rules: &str) -> Variant {
+    game(
+        name,
+        &format!("sow-own-store = true\nextra-turn-in-store = true\nstores = true\n{rules}"),
+    )
+}
+
+#[test]
+fn a_move_that_empties_its_movers_row_ends_the_game_where_either_row_empty_ends_it() {
+    let either = store_game(
+        "either-row-empty",
+        "game-ends = \"either-row-empty\"\nleftover = \"row-owner\"\n",
+    );
+    // `C` sows one counter into South's store and one into `a`: North is to move, and South's
+    // row is empty. The game is over; North takes its own row.
+    let (after, _) = play(either, "0-0-2-2-1-0-0-0-S", "C");
+    assert_eq!(after, "0-0-0-3-1-0-1-0-N");
+    assert_eq!(final_totals(either, &after), (Ending::RowEmpty, [1, 4]));
+    // Where only the player to move without counters ends it, North plays on.
+    let mover = store_game(
+        "mover-row-empty-store",
+        "game-ends = \"mover-row-empty\"\nleftover = \"row-owner\"\n",
+    );
+    let (after, _) = play(mover, "0-0-2-2-1-0-0-0-S", "C");
+    assert_eq!(position(mover, &after).own_ending(), None);
+    // No pass: a player with counters but none to move ends it too (as a row without a move,
+    // like `mover-row-empty`).
+    let few = store_game(
+        "either-row-empty-min",
+        "game-ends = \"either-row-empty\"\nleftover = \"row-owner\"\nmin-move = 2\n",
+    );
+    let pos = position(few, "1-1-0-2-2-0-0-0-S");
+    assert_eq!(pos.own_ending(), Some(Ending::RowEmpty));
+    assert!(pos.is_game_over() && pos.legal_moves().is_empty());
+}
+
+#[test]
+fn the_last_mover_takes_the_counters_left_at_once_where_a_move_may_give_another() {
+    let last = store_game(
+        "last-mover-extra",
+        "game-ends = \"either-row-empty\"\nleftover = \"last-mover\"\n",
+    );
+    // `C`'s last counter goes into the store, which would give South another move, but South's
+    // row is empty: the game is over, and South, who moved last, takes North's three at once
+    // (the position would not say who moved last: South is still to move).
+    let (after, _) = play(last, "0-0-1-2-1-0-0-0-S", "C");
+    assert_eq!(after, "0-0-0-0-0-0-4-0-S");
+    assert_eq!(final_totals(last, &after), (Ending::BoardEmpty, [4, 0]));
+    // Without another move the same: North is to move, South moved last.
+    let (after, _) = play(last, "0-0-2-2-1-0-0-0-S", "C");
+    assert_eq!(after, "0-0-0-0-0-0-5-0-N");
+    // A move that does not end the game leaves the board as it is.
+    let (after, _) = play(last, "1-0-1-2-1-0-0-0-S", "C");
+    assert_eq!(after, "1-0-0-2-1-0-1-0-S");
+    // In a match of rounds the file is refused: the next round is filled before the claim.
+    let error = definition::parse(
+        "name = \"last-rounds\"\npits-per-row = 3\nstart = 2\nsow-own-store = true\n\
+         extra-turn-in-store = true\ncapture-counts = [2]\nleftover = \"last-mover\"\n\
+         rounds = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "leftover", "{error}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Single counters, and chains into either row
+
+#[test]
+fn a_chain_from_the_opponents_row_may_go_on_into_ones_own() {
+    let rules = "capture-counts = [2, 3]\ncapture-side = \"opponent\"\ncapture-chain = true\n";
+    let either = game(
+        "chain-either-row",
+        &format!("{rules}chain-either-row = true\n"),
+    );
+    // `B` sows `C a`: `a` makes 2 and is taken, and the chain goes back into South's own `C`,
+    // which makes 2 too; `B`, the pit sown from, ends it.
+    assert_eq!(
+        play(either, "1-2-1-1-0-0-0-0-S", "B").0,
+        "1-0-0-0-0-0-4-0-N"
+    );
+    // Without the rule the chain stops at the row's end.
+    let opponent = game("chain-opponent-row", rules);
+    assert_eq!(
+        play(opponent, "1-2-1-1-0-0-0-0-S", "B").0,
+        "1-0-2-0-0-0-2-0-N"
+    );
+    // The last pit must still be the opponent's: `A` ends in South's `C`, which makes 2.
+    assert_eq!(
+        play(either, "2-1-1-1-0-0-0-0-S", "A").0,
+        "0-2-2-1-0-0-0-0-N"
+    );
+    // A chain into either row needs a chain and a side of one row.
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 3\nstart = 2\ncapture-counts = [2]\nchain-either-row = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "chain-either-row", "{error}");
+}
+
+#[test]
+fn a_single_counter_captures_nothing_where_the_game_says_so() {
+    let none = game(
+        "single-no-capture",
+        "capture-counts = [2]\nsingle-counter-captures = false\n",
+    );
+    // `C`'s one counter makes `a` 2: no capture.
+    assert_eq!(play(none, "0-0-1-1-0-0-0-0-S", "C").0, "0-0-0-2-0-0-0-0-N");
+    // Two counters capture as ever: `B` sows `C a`, and `a` makes 2.
+    assert_eq!(play(none, "0-2-0-1-0-0-0-0-S", "B").0, "0-0-1-0-0-0-2-0-N");
+    // Any game's single counter would have taken it.
+    let plain = game("single-captures", "capture-counts = [2]\n");
+    assert_eq!(play(plain, "0-0-1-1-0-0-0-0-S", "C").0, "0-0-0-0-0-0-2-0-N");
+}
+
+#[test]
+fn a_single_counter_first_takes_the_pit_facing_it() {
+    let facing = game(
+        "single-takes-facing",
+        "capture-counts = [2]\nsingle-counter-takes-facing = true\n",
+    );
+    // `B` holds one counter: it takes North's `b` (facing it) and is sown into `C`.
+    let before = position(facing, "0-1-0-0-3-0-0-0-S");
+    let mut after = before;
+    after.play(mv("B")).unwrap();
+    assert_eq!(after.to_string(), "0-0-1-0-0-0-3-0-N");
+    // The telling shows the take, and replays to the same board.
+    let trace = before.trace_move(mv("B")).unwrap();
+    assert!(
+        trace.steps.contains(&SowStep::Capture {
+            pit: 4,
+            count: 3,
+            to: Side::South
+        }),
+        "{trace}"
+    );
+    assert_eq!(trace.replay(&before).pits(), after.pits(), "{trace}");
+    // Two counters take nothing first.
+    assert_eq!(
+        play(facing, "0-2-0-0-3-0-0-0-S", "B").0,
+        "0-0-1-1-3-0-0-0-N"
+    );
+    // Not with relay laps.
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 3\nstart = 2\nlaps = \"relay\"\ncapture-counts = [4]\n\
+         single-counter-takes-facing = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "single-counter-takes-facing", "{error}");
 }

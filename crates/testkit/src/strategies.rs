@@ -294,16 +294,10 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             "board-empty",
                             "row-empty",
                             "majority",
-                            "board-empty",
+                            "either-row-empty",
                             "mover-row-empty",
                         ][end];
                         lines.push(format!("game-ends = \"{end}\""));
-                        // The last mover is known from the position only without extra turns.
-                        let leftover = if leftover == 4 && extra && sow_store {
-                            1
-                        } else {
-                            leftover
-                        };
                         lines.push(format!(
                             "leftover = \"{}\"",
                             [
@@ -315,14 +309,9 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             ][leftover]
                         ));
                         lines.push(format!("no-progress-limit = {limit}"));
-                        // A capture's extra move (not with the last mover's leftover: the
-                        // position would not say who moved last), and the sweep of the last
-                        // counters (not with a grand-slam rule).
-                        let capture_extra = if leftover == 4 {
-                            0
-                        } else {
-                            (seed >> 9 & 3) as usize % 3
-                        };
+                        // A capture's extra move, and the sweep of the last counters (not with a
+                        // grand-slam rule).
+                        let capture_extra = (seed >> 9 & 3) as usize % 3;
                         lines.push(format!(
                             "capture-extra-move = \"{}\"",
                             ["no", "always", "once"][capture_extra]
@@ -336,7 +325,16 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         lines.push(format!("ends-below = {ends_below}"));
                         // A match of rounds, where the rules allow one: the same count in every
                         // pit, and every counter left to a player.
-                        if seed & 4 != 0 && !pattern && !any_total && leftover != 0 && leftover != 2
+                        // (The last mover's, where a move may give another, is taken by the move
+                        // that ends the game: not in a match of rounds.)
+                        let claims_at_end =
+                            leftover == 4 && (extra && sow_store || capture_extra != 0);
+                        if seed & 4 != 0
+                            && !pattern
+                            && !any_total
+                            && leftover != 0
+                            && leftover != 2
+                            && !claims_at_end
                         {
                             lines.push("rounds = true".into());
                             lines.push(format!(
@@ -393,6 +391,30 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             && lines.iter().any(|l| l == "capture-extra-move = \"no\"")
                         {
                             lines.push("capture-takes-own-alone = true".into());
+                        }
+                        // A single counter's move: no capture at its end, or the pit facing it
+                        // taken first (one lap, without captures in passing, a counter to the
+                        // store per lap or pits blocked in rounds); a chain from one row into
+                        // either (a count's chain at the end of a move, on one side).
+                        let has =
+                            |lines: &[String], wanted: &str| lines.iter().any(|l| l == wanted);
+                        let passing = lines.iter().any(|l| l.starts_with("passing-captures"));
+                        let plain_lap =
+                            !relay && !passing && !store_one && !has(&lines, "round-blocks = true");
+                        if seed >> 23 & 1 != 0 && plain_lap {
+                            lines.push("single-counter-captures = false".into());
+                        }
+                        if seed >> 24 & 1 != 0 && plain_lap {
+                            lines.push("single-counter-takes-facing = true".into());
+                        }
+                        if seed >> 25 & 1 != 0
+                            && has(&lines, "capture-chain = true")
+                            && !has(&lines, "capture-side = \"any\"")
+                            && !empty_opposite
+                            && !has(&lines, "capture-past-empty = true")
+                            && !passing
+                        {
+                            lines.push("chain-either-row = true".into());
                         }
                         // A goal won outright, in place of the rules that end a game by its
                         // counters (which such a goal does without).

@@ -57,7 +57,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 50] = [
+pub const FIELDS: [(&str, &str, &str); 53] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -272,11 +272,12 @@ pub const FIELDS: [(&str, &str, &str); 50] = [
     (
         "game-ends",
         "`\"board-empty\"`, `\"last-four\"`, `\"row-empty\"`, `\"majority\"`, \
-         `\"mover-row-empty\"`",
+         `\"mover-row-empty\"`, `\"either-row-empty\"`",
         "the game's own end: an empty board; four counters left (Anywoli); either row empty, \
-         each player taking their own row; more than half of the counters captured; or the \
-         player to move without a counter in their row (no pass), the counters left going as \
-         `leftover` says",
+         each player taking their own row; more than half of the counters captured; the player \
+         to move without a counter in their row (no pass); or either row empty (no pass: the \
+         player to move has none, or a move emptied its mover's row); in the last two the \
+         counters left go as `leftover` says",
     ),
     (
         "majority-ends",
@@ -295,9 +296,11 @@ pub const FIELDS: [(&str, &str, &str); 50] = [
         "`\"split-evenly\"`, `\"row-owner\"`, `\"last-four-receiver\"`, `\"nobody\"`, \
          `\"split-odd-to-trailing\"`, `\"last-mover\"`",
         "who gets the counters on the board when the history rules end the game (or \
-         `ends-below`, or `mover-row-empty`): half each, each row's to its owner, the last \
-         four's receiver, nobody, half each with an odd one to the player who has captured \
-         fewer (North when level), or the player who moved last",
+         `ends-below`, `mover-row-empty` or `either-row-empty`): half each, each row's to its \
+         owner, the last four's receiver, nobody, half each with an odd one to the player who \
+         has captured fewer (North when level), or the player who moved last (where a move may \
+         give another, the move that ends the game gives them to its mover at once; at an end \
+         by the history rules, the player not to move)",
     ),
     (
         "no-progress-limit",
@@ -376,6 +379,23 @@ pub const FIELDS: [(&str, &str, &str); 50] = [
         "with `capture-empty-opposite`: the last counter may fall into an empty pit of either row, \
          and the pit facing it is taken even when it is one's own (else only one's own empty pits \
          capture)",
+    ),
+    (
+        "chain-either-row",
+        "`true`, `false`",
+        "with `capture-chain` and a `capture-side` of one row: only the last pit must be on that \
+         side; the pits of the chain before it may be in either row",
+    ),
+    (
+        "single-counter-captures",
+        "`true`, `false`",
+        "one lap: `false`, a move of a single counter captures nothing at its end",
+    ),
+    (
+        "single-counter-takes-facing",
+        "`true`, `false`",
+        "one lap: a move of a single counter first takes the counters of the pit facing the one \
+         it is lifted from, then is sown and captures as any move",
     ),
 ];
 
@@ -485,12 +505,13 @@ const UNFEDS: [(&str, Unfed); 4] = [
 ];
 
 /// The words of a game file's `OwnEnd` values (read and written by the same table).
-const OWN_ENDS: [(&str, OwnEnd); 5] = [
+const OWN_ENDS: [(&str, OwnEnd); 6] = [
     ("board-empty", OwnEnd::EmptyBoard),
     ("last-four", OwnEnd::LastFour),
     ("row-empty", OwnEnd::RowEmpty),
     ("majority", OwnEnd::Majority),
     ("mover-row-empty", OwnEnd::MoverRowEmpty),
+    ("either-row-empty", OwnEnd::EitherRowEmpty),
 ];
 
 /// The words of a game file's `Leftover` values (read and written by the same table).
@@ -815,6 +836,9 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let capture_takes_own = f.bool("capture-takes-own", true)?;
     let takes_own_alone = f.bool("capture-takes-own-alone", false)?;
     let empty_either_row = f.bool("capture-empty-either-row", false)?;
+    let chain_either_row = f.bool("chain-either-row", false)?;
+    let single_counter_captures = f.bool("single-counter-captures", true)?;
+    let single_counter_takes_facing = f.bool("single-counter-takes-facing", false)?;
     let capture_past_empty = f.bool("capture-past-empty", false)?;
     let past_empty_takes_facing = f.bool("past-empty-takes-facing", false)?;
     let grand_slam = f.choice("grand-slam", &GRAND_SLAMS, GrandSlam::Captures)?;
@@ -916,6 +940,9 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         capture_takes_own,
         takes_own_alone,
         empty_either_row,
+        chain_either_row,
+        single_counter_captures,
+        single_counter_takes_facing,
         capture_past_empty,
         past_empty_takes_facing,
         grand_slam,
@@ -1145,6 +1172,38 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ));
         }
     }
+    if rules.chain_either_row
+        && (!rules.capture_chain
+            || rules.capture_side == CaptureSide::Any
+            || rules.capture_empty_opposite
+            || rules.capture_past_empty
+            || rules.passing_captures != PassingCaptures::Off)
+    {
+        return Err(error(
+            "chain-either-row",
+            "needs capture-chain = true and a capture-side of one row, for the captures of a \
+             count at the end of a move",
+        ));
+    }
+    let single_rules = [
+        ("single-counter-captures", !rules.single_counter_captures),
+        (
+            "single-counter-takes-facing",
+            rules.single_counter_takes_facing,
+        ),
+    ];
+    if let Some((field, _)) = single_rules.iter().find(|(_, on)| *on)
+        && (!matches!(rules.laps, Laps::Single { .. })
+            || rules.passing_captures != PassingCaptures::Off
+            || rules.store_one_per_lap
+            || rules.blocks_pits())
+    {
+        return Err(error(
+            field,
+            "is implemented for laps = \"single\" without captures in passing, a counter to \
+             the store per lap or pits blocked in rounds",
+        ));
+    }
     if rules.empty_either_row && !rules.capture_empty_opposite {
         return Err(error(
             "capture-empty-either-row",
@@ -1226,13 +1285,11 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ));
         }
     }
-    if rules.leftover == Leftover::LastMover
-        && (rules.extra_turn_in_store || rules.capture_extra_move != CaptureExtraMove::No)
-    {
+    if rules.claims_leftover_at_end() && rules.rounds.is_some() {
         return Err(error(
             "leftover",
-            "\"last-mover\" is implemented for games without extra turns only (the position \
-             does not say who moved last)",
+            "\"last-mover\" in a match of rounds is implemented for games without extra turns \
+             only",
         ));
     }
     Ok(())
@@ -1258,7 +1315,7 @@ pub fn write(rules: &Rules) -> String {
         blocks: false,
         pits_to_go_on: 1,
     });
-    let values: [String; 50] = [
+    let values: [String; 53] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -1309,6 +1366,9 @@ pub fn write(rules: &Rules) -> String {
         rules.lap_captures.to_string(),
         rules.takes_own_alone.to_string(),
         rules.empty_either_row.to_string(),
+        rules.chain_either_row.to_string(),
+        rules.single_counter_captures.to_string(),
+        rules.single_counter_takes_facing.to_string(),
     ];
     FIELDS
         .iter()
