@@ -140,6 +140,10 @@ impl Position {
         .replay(self);
         let mut after = *self;
         let effect = after.play_unchecked(mv);
+        // The captures come before another move, which is always the last step.
+        if steps.last() == Some(&SowStep::ExtraTurn) {
+            steps.pop();
+        }
         for pit in 0..self.rules().pit_count() {
             if told.pits[pit] > after.pits[pit] {
                 steps.push(SowStep::Capture {
@@ -149,7 +153,7 @@ impl Position {
                 });
             }
         }
-        if effect.extra_turn && !steps.contains(&SowStep::ExtraTurn) {
+        if effect.extra_turn {
             steps.push(SowStep::ExtraTurn);
         }
     }

@@ -1359,6 +1359,19 @@ fn a_single_counter_first_takes_the_pit_facing_it() {
         play(facing, "0-2-0-0-3-0-0-0-S", "B").0,
         "0-0-1-1-3-0-0-0-N"
     );
+    // Where the single counter goes into the store and gives another move, the take is told
+    // before it: another move is always the last step.
+    let stores = store_game(
+        "single-takes-facing-store",
+        "single-counter-takes-facing = true\n",
+    );
+    let before = position(stores, "1-1-1-1-0-0-0-0-S");
+    let mut after = before;
+    assert!(after.play(mv("C")).unwrap().extra_turn);
+    assert_eq!(after.to_string(), "1-1-0-0-0-0-2-0-S");
+    let trace = before.trace_move(mv("C")).unwrap();
+    assert_eq!(trace.steps.last(), Some(&SowStep::ExtraTurn), "{trace}");
+    assert_eq!(trace.replay(&before).pits(), after.pits(), "{trace}");
     // Not with relay laps.
     let error = definition::parse(
         "name = \"x\"\npits-per-row = 3\nstart = 2\nlaps = \"relay\"\ncapture-counts = [4]\n\
