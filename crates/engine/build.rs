@@ -29,6 +29,7 @@ const DEFAULT_BENCH_DEPTH: i64 = 9;
 
 fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    // (A build script's stdout is read by cargo, not shown: its directives only.)
     println!("cargo::rerun-if-changed={}", dir.display());
     if let Err(e) = generate(&dir) {
         panic!("crates/engine/games: {e}");
@@ -62,8 +63,12 @@ fn generate(dir: &Path) -> Result<(), String> {
         let name = variant.name();
         let settings = Settings::read(&dir.join(format!("{name}.toml")))?;
         let weights_path = dir.join(format!("{name}.weights"));
-        let weights = match std::fs::read_to_string(&weights_path) {
-            Ok(text) => {
+        let weights = match weights_path
+            .exists()
+            .then(|| std::fs::read_to_string(&weights_path))
+        {
+            Some(Err(e)) => return Err(format!("{}: {e}", weights_path.display())),
+            Some(Ok(text)) => {
                 let file = WeightsFile::parse(&text)
                     .map_err(|e| format!("{}: {e}", weights_path.display()))?;
                 if file.variant != *variant {
@@ -75,7 +80,7 @@ fn generate(dir: &Path) -> Result<(), String> {
                 }
                 Some(file)
             }
-            Err(_) => None,
+            None => None,
         };
         let (weights_expr, pits_expr) = match &weights {
             Some(file) => (format!("{:?}", file.weights), format!("&{:?}", file.pits)),
@@ -145,9 +150,10 @@ impl Settings {
             solve_max_counters: DEFAULT_SOLVE_MAX_COUNTERS,
             table_max_counters: None,
         };
-        let Ok(text) = std::fs::read_to_string(path) else {
+        if !path.exists() {
             return Ok(settings);
-        };
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let fields = read_fields(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         let game = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
         for (key, value) in fields {

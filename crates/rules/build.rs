@@ -25,6 +25,7 @@ const SLOTS: usize = 8;
 
 fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    // (A build script's stdout is read by cargo, not shown: its directives only.)
     println!("cargo::rerun-if-changed={}", dir.display());
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     if let Err(e) = generate(&dir, &out) {

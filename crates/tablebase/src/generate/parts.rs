@@ -255,31 +255,24 @@ mod tests {
         let dir = scratch("refusals");
         build(Variant::Kalah, 9, &dir, 1, &never, &|_| {}).unwrap();
         let part = |number, count| LayerPart { number, count };
-        build_part(
-            Variant::Kalah,
-            10,
-            None,
-            part(1, 2),
-            &dir,
-            1,
-            &never,
-            &|_| {},
-        )
-        .unwrap();
+        // One thread, no stop, no progress: part `number` of `count` of the layer of `counters`.
+        let build_part_of = |variant, counters, number, count| {
+            build_part(
+                variant,
+                counters,
+                None,
+                part(number, count),
+                &dir,
+                1,
+                &never,
+                &|_| {},
+            )
+        };
+        build_part_of(Variant::Kalah, 10, 1, 2).unwrap();
         let missing = merge_parts(Variant::Kalah, 10, 2, &dir).unwrap_err();
         assert!(matches!(missing, BuildError::MissingPart(_)), "{missing}");
         // Part 2 of 3 in the place of part 2 of 2: some classes twice or never.
-        build_part(
-            Variant::Kalah,
-            10,
-            None,
-            part(2, 3),
-            &dir,
-            1,
-            &never,
-            &|_| {},
-        )
-        .unwrap();
+        build_part_of(Variant::Kalah, 10, 2, 3).unwrap();
         std::fs::rename(
             part_path(&dir, Variant::Kalah, 10, part(2, 3)),
             part_path(&dir, Variant::Kalah, 10, part(2, 2)),
@@ -288,29 +281,9 @@ mod tests {
         let wrong = merge_parts(Variant::Kalah, 10, 2, &dir).unwrap_err();
         assert!(matches!(wrong, BuildError::PartsDisagree(_)), "{wrong}");
         assert!(!layer_path(&dir, Variant::Kalah, 10).exists());
-        let gap = build_part(
-            Variant::Kalah,
-            12,
-            None,
-            part(1, 2),
-            &dir,
-            1,
-            &never,
-            &|_| {},
-        )
-        .unwrap_err();
+        let gap = build_part_of(Variant::Kalah, 12, 1, 2).unwrap_err();
         assert!(matches!(gap, BuildError::MissingLayer(_)), "{gap}");
-        let cycles = build_part(
-            Variant::MangalaII,
-            4,
-            None,
-            part(1, 2),
-            &dir,
-            1,
-            &never,
-            &|_| {},
-        )
-        .unwrap_err();
+        let cycles = build_part_of(Variant::MangalaII, 4, 1, 2).unwrap_err();
         assert!(matches!(cycles, BuildError::NotSplittable(_)), "{cycles}");
         let _ = std::fs::remove_dir_all(dir);
     }
