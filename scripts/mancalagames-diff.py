@@ -77,6 +77,11 @@ def engine_name(game, mg_move):
     if mg_move == gi.PASS_TOKEN:
         return "pass"
     holes = game.cts.holes
+    if isinstance(mg_move, tuple) and len(mg_move) == 3:
+        # A game without sides names the pit by its row (1: South's) and its place in it.
+        row, pos, _ = mg_move
+        loc = pos if row else 2 * holes - 1 - pos
+        return chr(ord("A") + loc) if loc < holes else chr(ord("a") + loc - holes)
     pos = mg_move[0] if isinstance(mg_move, tuple) else mg_move
     if not game.turn:
         return chr(ord("A") + pos)
@@ -278,6 +283,12 @@ def south_start(game):
     if pattern == gi.StartPattern.RANDOM:
         pits = game.cts.dbl_holes
         game.board = [sum(game.board) // pits] * pits
+    elif pattern == gi.StartPattern.MOVE_RIGHTMOST:
+        # The opening move was made by the starter drawn: made again from the equal deal by
+        # South.
+        game.board = [game.cts.nbr_start] * game.cts.dbl_holes
+        game.store = [0, 0]
+        PCLASSES[pattern].fill_seeds(game)
     elif pattern:
         PCLASSES[pattern].fill_seeds(game)
 

@@ -185,6 +185,7 @@ const READ: &[&str] = &[
     "goal",
     "end_cond",
     "nosinglecapt",
+    "no_sides",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -212,7 +213,6 @@ const NOT_HAD: &[(&str, &str)] = &[
     ("child_type", "children (pits that become a player's)"),
     ("prescribed", "a prescribed opening"),
     ("nocaptmoves", "opening moves without captures"),
-    ("no_sides", "moves from either row"),
     ("sow_start", "sowing into the origin pit"),
     ("move_one", "moving a single counter"),
     ("moveunlock", "locked pits"),
@@ -546,8 +546,11 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     // The start: equal pits, or MancalaGames' random deal (pattern 6) of `nbr_start` counters in
     // all, at least two a pit where there are enough, as this engine's random deal makes it.
     let mut start_list: Option<Vec<i64>> = None;
-    let (seeds, random_start) = match int(info, "start_pattern", 0)? {
+    let pattern = int(info, "start_pattern", 0)?;
+    let (seeds, random_start) = match pattern {
         0 => (seeds, false),
+        // The starter's first move from their rightmost pit, made for them.
+        9 if int(info, "rounds", 0)? == 0 => (seeds, false),
         pattern @ (1..=5 | 7) => {
             start_list = Some(start_pattern(pattern, holes, seeds)?);
             (seeds, false)
@@ -569,7 +572,8 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                     "= {other}: a start {} is not a rule the engine has",
                     match other {
                         8 => "with one more in the rightmost pit",
-                        9 | 10 => "made by moving counters",
+                        9 => "made by a move, in a match of rounds",
+                        10 => "made by a random move",
                         11 => "that no sowing repeats into one's own row",
                         12 => "dealt at random with empty pits",
                         _ => "of this pattern",
@@ -645,6 +649,9 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             ));
         }
     };
+    if pattern == 9 {
+        lines.push("opening-from-rightmost = true".into());
+    }
     if random_start {
         lines.push("random-start = true".into());
     }
@@ -713,6 +720,48 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         ));
     }
     lines.push(format!("min-move = {min_move}"));
+    // Moves from any pit of either row: the rows belong to nobody, a player always has a move
+    // while the board has one, and the counters left at the end count for nobody.
+    let no_sides = flag(info, "no_sides")?;
+    if no_sides {
+        if holes > MAX_ROW as i64 / 2 {
+            return Err(refuse(
+                "no_sides",
+                format!(
+                    "with {holes} holes: moves from either row are implemented for rows of at \
+                     most {} pits",
+                    MAX_ROW / 2
+                ),
+            ));
+        }
+        // MancalaGames' own rules refuse the rest of these with `no_sides`.
+        for key in [
+            "mustpass",
+            "mustshare",
+            "grandslam",
+            "blocks",
+            "rounds",
+            "end_cond",
+            "goal",
+            "allow_rule",
+            "sow_stores",
+        ] {
+            if flag(info, key)? {
+                return Err(refuse(
+                    key,
+                    "with no_sides: a rule that asks whose row a pit is in, in a game whose \
+                     rows belong to nobody",
+                ));
+            }
+        }
+        if int(info, "capt_side", 0)? != 0 {
+            return Err(refuse(
+                "capt_side",
+                "with no_sides: captures on one side, in a game whose rows belong to nobody",
+            ));
+        }
+        lines.push("moves = \"either-row\"".into());
+    }
     let filter = match int(info, "allow_rule", 0)? {
         0 => "every",
         1 => "ends-away-or-empty",
@@ -1235,7 +1284,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 ),
             ));
         }
-        0 if must_pass => "board-empty",
+        0 if must_pass || no_sides => "board-empty",
         0 => "mover-row-empty",
         1 => "either-row-empty",
         2 if !extra_turn => "mover-row-empty",
@@ -1320,6 +1369,8 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     let leftover = match condition {
         // A game won outright shares nothing: its goal decides (`unclaimed` is not read).
         _ if eliminates => "row-owner",
+        // Nor does a game without sides: only what the players took counts.
+        _ if no_sides => "nobody",
         0 => "row-owner",
         1 => "nobody",
         // Where a move may give another, the move that ends the game gives its mover the
@@ -1602,6 +1653,32 @@ mod tests {
         // Two out against the sowing is not MancalaGames' rule either.
         let backwards = file(6, 4, r#"{ "name": "Back", "capt_type": 2, "capt_dir": 0 }"#);
         assert_eq!(translate(&backwards).unwrap_err().parameter, "capt_dir");
+    }
+
+    #[test]
+    fn a_game_without_sides_moves_from_either_row_and_scores_only_what_is_taken() {
+        let no_sides = file(
+            5,
+            2,
+            r#"{ "name": "No Sides", "no_sides": true, "capt_on": [2], "stores": true }"#,
+        );
+        let rules = definition::parse(&translate(&no_sides).unwrap().text).unwrap();
+        assert_eq!(rules.move_choice, mancala_rules::MoveChoice::EitherRow);
+        assert_eq!(rules.own_end, mancala_rules::OwnEnd::EmptyBoard);
+        assert_eq!(rules.leftover, mancala_rules::Leftover::Nobody);
+        // Captures on one side, and rows longer than a move list holds, are refused by name.
+        let one_side = file(
+            5,
+            2,
+            r#"{ "name": "One Side", "no_sides": true, "capt_on": [2], "capt_side": 1 }"#,
+        );
+        assert_eq!(translate(&one_side).unwrap_err().parameter, "capt_side");
+        let long = file(
+            7,
+            2,
+            r#"{ "name": "Long", "no_sides": true, "capt_on": [2] }"#,
+        );
+        assert_eq!(translate(&long).unwrap_err().parameter, "no_sides");
     }
 
     #[test]

@@ -78,7 +78,7 @@ impl Position {
         if offset as usize >= rules.pits_per_row {
             return illegal(IllegalReason::NoSuchPit);
         }
-        if side != self.side_to_move {
+        if side != self.side_to_move && rules.move_choice != MoveChoice::EitherRow {
             return illegal(IllegalReason::OpponentsPit);
         }
         let pit = mv.pit(rules.pits_per_row).unwrap_or_default();

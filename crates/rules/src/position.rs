@@ -184,7 +184,7 @@ impl Position {
         for (pit, count) in pits[..rules.pit_count()].iter_mut().enumerate() {
             *count = rules.start_count(pit);
         }
-        Position {
+        let mut start = Position {
             variant,
             pits,
             captured: [0; 2],
@@ -195,7 +195,13 @@ impl Position {
             blocked: 0,
             round_starter: Side::South,
             on_extra_move: false,
+        };
+        if rules.opening_from_rightmost {
+            // The first move is made for South (the game's rules make sure it exists).
+            let rightmost = Move::sow(Side::South, rules.pits_per_row as u8 - 1);
+            start.play_unchecked(rightmost);
         }
+        start
     }
 
     /// Whether `pit` is blocked for this round (a match of rounds; never elsewhere).
@@ -353,6 +359,10 @@ impl Position {
         if rules.move_choice == MoveChoice::Leftmost {
             if let Some(offset) = row.iter().position(|&c| c >= least) {
                 moves.push(Move::sow(mover, offset as u8));
+            }
+        } else if rules.move_choice == MoveChoice::EitherRow {
+            for (pit, &count) in self.pits[..2 * n].iter().enumerate() {
+                moves.push_if(Move::from_pit(pit, n), count >= least);
             }
         } else {
             // Written without a branch per pit: whether a pit is empty is unpredictable.

@@ -81,6 +81,9 @@ pub enum MoveChoice {
     AnyPit,
     /// Only the leftmost (lowest-index) non-empty pit of the mover's row: no choice at all.
     Leftmost,
+    /// Any non-empty pit of either row: the rows belong to nobody, and a player without a move
+    /// (an empty board) ends the game.
+    EitherRow,
 }
 
 /// Counts that a capture takes, as a bit set (bit `c` set means a pit holding `c` is taken).
@@ -335,6 +338,9 @@ pub struct Rules {
     /// where there are enough, the rest one at a time into random pits; `start` is the equal
     /// deal of the same counters.
     pub random_start: bool,
+    /// The game begins with South's move from the rightmost pit of its row, made for them (its
+    /// captures too): the start position is the position after it.
+    pub opening_from_rightmost: bool,
     /// Position strings may hold any number of counters, not only the start's (Kalah is played
     /// with 3 to 6 a pit).
     pub any_total: bool,

@@ -1380,3 +1380,123 @@ fn a_single_counter_first_takes_the_pit_facing_it() {
     .unwrap_err();
     assert_eq!(error.field, "single-counter-takes-facing", "{error}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rows that belong to nobody
+
+#[test]
+fn either_row_lets_a_player_move_from_any_pit_of_the_board() {
+    let either = game(
+        "either-row",
+        "moves = \"either-row\"\ncapture-counts = [2]\ngame-ends = \"board-empty\"\n\
+         leftover = \"nobody\"\n",
+    );
+    // South may play North's pits: every non-empty pit of the board, in index order.
+    let pos = position(either, "1-0-2-3-0-1-0-0-S");
+    let names: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(names, ["A", "C", "a", "c"]);
+    assert_eq!(
+        pos.check_move(mv("B")).unwrap_err().reason,
+        IllegalReason::EmptyPit
+    );
+    // North's `a` sown by South: `b c A`, and `A` makes 2, which South captures.
+    assert_eq!(
+        play(either, "1-0-2-3-0-1-0-0-S", "a").0,
+        "0-0-2-0-1-2-2-0-N"
+    );
+    // North moves from South's row alike, and captures for itself: `c` into `A`.
+    assert_eq!(
+        play(either, "1-0-2-3-0-1-0-0-N", "A").0,
+        "0-1-2-3-0-1-0-0-S"
+    );
+    assert_eq!(
+        play(either, "1-0-2-3-0-1-0-0-N", "c").0,
+        "0-0-2-3-0-0-0-2-S"
+    );
+    // No pass: a player always has a move while the board has a counter, and the counters left
+    // when the game ends otherwise count for nobody.
+    let alone = position(either, "0-0-0-1-0-0-3-2-N");
+    assert_eq!(
+        alone
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>(),
+        ["a"]
+    );
+}
+
+#[test]
+fn either_row_refuses_rules_that_ask_whose_row_a_pit_is_in() {
+    let base = "name = \"x\"\npits-per-row = 3\nstart = 2\nmoves = \"either-row\"\n\
+                game-ends = \"board-empty\"\nleftover = \"nobody\"\n";
+    for (extra, field) in [
+        ("must-feed = true\n", "must-feed"),
+        (
+            "capture-counts = [2]\ncapture-side = \"opponent\"\n",
+            "capture-side",
+        ),
+        (
+            "capture-counts = [2]\ngrand-slam = \"captures-nothing\"\n",
+            "grand-slam",
+        ),
+        ("goal = \"deprive\"\n", "goal"),
+    ] {
+        let error = definition::parse(&format!("{base}{extra}")).unwrap_err();
+        assert_eq!(error.field, field, "{extra}: {error}");
+    }
+    // The end on an empty row, and each row's counters to its owner, mean nothing here.
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 3\nstart = 2\nmoves = \"either-row\"\n\
+         game-ends = \"mover-row-empty\"\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "game-ends", "{error}");
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 3\nstart = 2\nmoves = \"either-row\"\n\
+         game-ends = \"board-empty\"\nleftover = \"row-owner\"\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "leftover", "{error}");
+    // A move list holds 12 moves: rows of at most 6 pits.
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 7\nstart = 2\nmoves = \"either-row\"\n\
+         game-ends = \"board-empty\"\nleftover = \"nobody\"\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "moves", "{error}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A start made by a move
+
+#[test]
+fn the_opening_move_from_the_rightmost_pit_is_made_for_south() {
+    let opening = definition::register(
+        "name = \"opening-rightmost\"\npits-per-row = 3\nstart = 2\ncapture-counts = [3]\n\
+         opening-from-rightmost = true\n",
+    )
+    .unwrap();
+    // South's `C` sows `a b`; `b` makes 3 and is captured: the start is after it, North to move.
+    assert_eq!(Position::start(opening).to_string(), "2-2-0-3-0-2-3-0-N");
+    // Without the rule, the equal deal with South to move.
+    let plain = game("opening-plain", "capture-counts = [3]\n");
+    assert_eq!(Position::start(plain).to_string(), "2-2-2-2-2-2-0-0-S");
+    // Refused where the start is dealt at random, in rounds, or where the pit is empty.
+    for (extra, field) in [
+        ("random-start = true\n", "random-start"),
+        ("rounds = true\nleftover = \"row-owner\"\n", "rounds"),
+    ] {
+        let error = definition::parse(&format!(
+            "name = \"x\"\npits-per-row = 3\nstart = 2\nopening-from-rightmost = true\n{extra}"
+        ))
+        .unwrap_err();
+        assert_eq!(error.field, field, "{extra}: {error}");
+    }
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 3\nstart = [2, 2, 0, 2, 2, 2]\n\
+         opening-from-rightmost = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "opening-from-rightmost", "{error}");
+}

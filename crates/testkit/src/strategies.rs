@@ -448,6 +448,47 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                                 ["clear-own-row", "deprive", "immobilize"][goal]
                             ));
                         }
+                        // Rows that belong to nobody (rows of up to 6 pits), without the rules
+                        // that ask whose row a pit is in.
+                        if seed >> 26 & 1 != 0 && n <= 6 && !empty_opposite {
+                            lines.retain(|line| {
+                                let key = line.split(" = ").next().unwrap_or("");
+                                !matches!(
+                                    key,
+                                    "must-feed"
+                                        | "unfed"
+                                        | "move-filter"
+                                        | "sow-own-store"
+                                        | "extra-turn-in-store"
+                                        | "capture-side"
+                                        | "chain-either-row"
+                                        | "grand-slam"
+                                        | "passing-captures"
+                                        | "rounds"
+                                        | "round-fill"
+                                        | "round-starter"
+                                        | "round-blocks"
+                                        | "round-pits-to-go-on"
+                                        | "goal"
+                                ) && line != "leftover = \"row-owner\""
+                                    && !(key == "game-ends" && line != "game-ends = \"majority\"")
+                            });
+                            lines.push("moves = \"either-row\"".into());
+                            if !lines.iter().any(|l| l.starts_with("game-ends")) {
+                                lines.push("game-ends = \"board-empty\"".into());
+                            }
+                            if !lines.iter().any(|l| l.starts_with("leftover")) {
+                                lines.push("leftover = \"nobody\"".into());
+                            }
+                        }
+                        // A start made by South's move from its rightmost pit (the same count
+                        // in every pit; not in rounds).
+                        if seed >> 27 & 1 != 0
+                            && !pattern
+                            && !lines.iter().any(|l| l == "rounds = true")
+                        {
+                            lines.push("opening-from-rightmost = true".into());
+                        }
                     }
                     None if relay_kind == 0 => {
                         let counts: Vec<u32> = relay_counts.into_iter().collect();

@@ -57,7 +57,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 53] = [
+pub const FIELDS: [(&str, &str, &str); 54] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -84,9 +84,11 @@ pub const FIELDS: [(&str, &str, &str); 53] = [
     ),
     (
         "moves",
-        "`\"any-pit\"`, `\"leftmost\"`",
-        "which pits may be played: any non-empty pit of one's row, or only the leftmost (a game \
-         without choice)",
+        "`\"any-pit\"`, `\"leftmost\"`, `\"either-row\"`",
+        "which pits may be played: any non-empty pit of one's row; only the leftmost (a game \
+         without choice); or any non-empty pit of either row (the rows belong to nobody: rows of up \
+         to 6 pits, `game-ends` board-empty or majority, and no rule that asks whose row a pit \
+         is in)",
     ),
     (
         "min-move",
@@ -397,6 +399,13 @@ pub const FIELDS: [(&str, &str, &str); 53] = [
         "one lap: a move of a single counter first takes the counters of the pit facing the one \
          it is lifted from, then is sown and captures as any move",
     ),
+    (
+        "opening-from-rightmost",
+        "`true`, `false`",
+        "the game begins with South's move from the rightmost pit of its row, made for it (its \
+         captures too): the start position (`position startpos`) is the position after it, \
+         North to move (not with `random-start` or `rounds`)",
+    ),
 ];
 
 /// The words of a game file's `RoundFill` values (read and written by the same table).
@@ -415,9 +424,10 @@ const ROUND_STARTERS: [(&str, RoundStarter); 4] = [
 ];
 
 /// The words of a game file's `MoveChoice` values (read and written by the same table).
-const MOVE_CHOICES: [(&str, MoveChoice); 2] = [
+const MOVE_CHOICES: [(&str, MoveChoice); 3] = [
     ("any-pit", MoveChoice::AnyPit),
     ("leftmost", MoveChoice::Leftmost),
+    ("either-row", MoveChoice::EitherRow),
 ];
 
 /// The words of a game file's `MoveFilter` values (read and written by the same table).
@@ -839,6 +849,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let chain_either_row = f.bool("chain-either-row", false)?;
     let single_counter_captures = f.bool("single-counter-captures", true)?;
     let single_counter_takes_facing = f.bool("single-counter-takes-facing", false)?;
+    let opening_from_rightmost = f.bool("opening-from-rightmost", false)?;
     let capture_past_empty = f.bool("capture-past-empty", false)?;
     let past_empty_takes_facing = f.bool("past-empty-takes-facing", false)?;
     let grand_slam = f.choice("grand-slam", &GRAND_SLAMS, GrandSlam::Captures)?;
@@ -916,6 +927,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         pits_per_row: n,
         start,
         random_start,
+        opening_from_rightmost,
         any_total,
         move_choice,
         min_move: min_move as u8,
@@ -1065,6 +1077,67 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             "direction-by",
             "is implemented for laps = \"single\" or \"relay\" only",
         ));
+    }
+    if rules.opening_from_rightmost {
+        let clash = [
+            ("random-start", rules.random_start),
+            ("rounds", rules.rounds.is_some()),
+            ("moves", rules.move_choice == MoveChoice::Leftmost),
+        ];
+        if let Some((field, _)) = clash.iter().find(|(_, on)| *on) {
+            return Err(error(
+                field,
+                "is not implemented with opening-from-rightmost (a start made by a move)",
+            ));
+        }
+        if rules.start_count(rules.pits_per_row - 1) == 0 {
+            return Err(error(
+                "opening-from-rightmost",
+                "South's rightmost pit is empty at the start: there is no move to make",
+            ));
+        }
+    }
+    if rules.move_choice == MoveChoice::EitherRow && rules.pit_count() > MAX_ROW {
+        return Err(error(
+            "moves",
+            format!(
+                "\"either-row\" is implemented for rows of at most {} pits (a move list holds \
+                 {MAX_ROW} moves)",
+                MAX_ROW / 2
+            ),
+        ));
+    }
+    if rules.move_choice == MoveChoice::EitherRow {
+        // Rules that ask whose row a pit is in have no meaning where the rows belong to nobody.
+        let by_row = [
+            (
+                "game-ends",
+                !matches!(rules.own_end, OwnEnd::EmptyBoard | OwnEnd::Majority),
+            ),
+            ("goal", rules.goal != Goal::MostCounters),
+            ("must-feed", rules.must_feed),
+            ("move-filter", rules.move_filter != MoveFilter::Every),
+            ("sow-own-store", rules.sow_own_store),
+            ("capture-side", rules.capture_side != CaptureSide::Any),
+            (
+                "capture-empty-opposite",
+                rules.capture_empty_opposite && !rules.empty_either_row,
+            ),
+            ("grand-slam", rules.grand_slam != GrandSlam::Captures),
+            (
+                "passing-captures",
+                rules.passing_captures != PassingCaptures::Off,
+            ),
+            ("relay-side", rules.relay_side != CaptureSide::Any),
+            ("rounds", rules.rounds.is_some()),
+            ("leftover", rules.leftover == Leftover::RowOwner),
+        ];
+        if let Some((field, _)) = by_row.iter().find(|(_, on)| *on) {
+            return Err(error(
+                field,
+                "asks whose row a pit is in, which moves = \"either-row\" leaves to nobody",
+            ));
+        }
     }
     let relay = matches!(rules.laps, Laps::Relay { .. });
     for (field, used) in [
@@ -1315,7 +1388,7 @@ pub fn write(rules: &Rules) -> String {
         blocks: false,
         pits_to_go_on: 1,
     });
-    let values: [String; 53] = [
+    let values: [String; 54] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -1369,6 +1442,7 @@ pub fn write(rules: &Rules) -> String {
         rules.chain_either_row.to_string(),
         rules.single_counter_captures.to_string(),
         rules.single_counter_takes_facing.to_string(),
+        rules.opening_from_rightmost.to_string(),
     ];
     FIELDS
         .iter()
