@@ -83,10 +83,14 @@ def engine_name(game, mg_move):
         loc = pos if row else 2 * holes - 1 - pos
         return chr(ord("A") + loc) if loc < holes else chr(ord("a") + loc - holes)
     pos = mg_move[0] if isinstance(mg_move, tuple) else mg_move
+    # A direction the player chooses: `>` counter-clockwise, `<` clockwise.
+    chosen = ""
+    if isinstance(mg_move, tuple) and len(mg_move) == 2 and mg_move[1] is not None:
+        chosen = ">" if mg_move[1] == gi.Direct.CCW else "<"
     if not game.turn:
-        return chr(ord("A") + pos)
+        return chr(ord("A") + pos) + chosen
     loc = 2 * holes - 1 - pos
-    return chr(ord("a") + loc - holes)
+    return chr(ord("a") + loc - holes) + chosen
 
 
 def mg_fen(game):

@@ -38,6 +38,7 @@ const state = {
   skip: false,
   broken: false,
   endClosed: false, // the person closed the end-of-game panel to look at the board
+  choosing: null, // the pit clicked whose direction of sowing the person is asked for
   lines: new Map(),
   clock: { spec: null, left: [0, 0], running: null, since: 0, flagged: null },
 };
@@ -236,8 +237,26 @@ async function engineMove() {
   return playMove(move, generation, true);
 }
 
+// The moves from the pit `letter` that choose a direction (`A<`, `A>`): none where the game
+// decides the pit's direction.
+function directedMoves(letter) {
+  return ['<', '>'].map((way) => letter + way).filter((m) => state.legal.includes(m));
+}
+
+// A person's click on the pit `letter`: its move, or (where the mover chooses the pit's
+// direction) the question which way.
+function pitClicked(letter) {
+  if (!state.animating && canPlay() && directedMoves(letter).length) {
+    state.choosing = letter;
+    render();
+    return;
+  }
+  humanPlay(letter);
+}
+
 // A person's click (or key) on `move`.
 function humanPlay(move) {
+  state.choosing = null;
   if (state.animating) { state.skip = true; return; }
   if (!canPlay() || !state.legal.includes(move)) return;
   showMessage('');
@@ -503,8 +522,8 @@ function render() {
       flipped: flipped(),
       names: ['South', 'North'],
       toMove: pos && !(live && finished) ? pos.side : '',
-      playable: (move) => live && canPlay() && state.legal.includes(move),
-      onPit: (move) => humanPlay(move),
+      playable: (move) => live && canPlay() && (state.legal.includes(move) || directedMoves(move).length > 0),
+      onPit: (move) => pitClicked(move),
     });
   }
   document.body.classList.toggle('upright', uprightIn($('board-wrap').clientWidth, game.pits));
@@ -522,6 +541,7 @@ function render() {
   renderLines();
   renderClocks();
   renderPass();
+  renderDirections();
   clockSync();
   setBusy();
 }
@@ -564,9 +584,33 @@ function renderTurn() {
   else if (state.clock.flagged) text = `The game is over: ${SIDE_NAME[state.clock.flagged]}'s time is up.`;
   else if (state.over) text = 'The game is over.';
   else if (state.searching) text = state.human ? 'The engine is thinking…' : `${who} (the engine) is thinking…`;
+  else if (humanToMove() && state.choosing) text = `Your move (${who}): which way does ${state.choosing} sow?`;
   else if (humanToMove()) text = state.legal.includes('pass') ? `Your move (${who}): your row is empty, press Pass.` : `Your move (${who}): click a pit.`;
   else text = `${who} to move (the engine).`;
   $('turn').textContent = text;
+}
+
+// The question which way to sow the pit clicked, as two buttons after the turn's line.
+function renderDirections() {
+  $('directions')?.remove();
+  const letter = state.choosing;
+  if (!letter || !canPlay() || !directedMoves(letter).length) {
+    state.choosing = null;
+    return;
+  }
+  const box = document.createElement('span');
+  box.id = 'directions';
+  // `<` sows clockwise (towards the row's previous letter), `>` counter-clockwise.
+  const words = { '<': 'clockwise', '>': 'counter-clockwise' };
+  for (const move of directedMoves(letter)) {
+    const button = document.createElement('button');
+    button.className = 'choose-direction';
+    button.dataset.move = move;
+    button.textContent = `${move} (${words[move.slice(-1)]})`;
+    button.addEventListener('click', () => humanPlay(move));
+    box.append(button);
+  }
+  $('turn').after(box);
 }
 
 function renderPass() {
@@ -954,8 +998,12 @@ function wire() {
     } else if (event.key === 'Escape' && !$('end').hidden) {
       state.endClosed = true;
       render();
-    } else if (/^[A-Za-z]$/.test(event.key) && state.legal.includes(event.key) && canPlay()) {
-      humanPlay(event.key);
+    } else if (/^[A-Za-z]$/.test(event.key) && canPlay() &&
+      (state.legal.includes(event.key) || directedMoves(event.key).length)) {
+      pitClicked(event.key);
+    } else if ((event.key === '<' || event.key === '>') && state.choosing && canPlay()) {
+      // The direction of the pit asked about: `<` clockwise, `>` counter-clockwise.
+      humanPlay(state.choosing + event.key);
     }
   });
   window.addEventListener('pagehide', () => {

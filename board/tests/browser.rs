@@ -128,6 +128,12 @@ fn play(page: &mut Page, variant: Variant, base: Position, plies: usize) -> bool
             page.click("#pass");
         } else {
             page.click(".pit.legal");
+            // A pit whose direction the mover chooses asks which way: the first offered.
+            if page.eval("!!document.querySelector('.choose-direction')")
+                == serde_json::Value::Bool(true)
+            {
+                page.click(".choose-direction");
+            }
         }
         page.wait_for(
             &format!(
@@ -251,6 +257,80 @@ fn a_game_of_a_file_is_offered_drawn_and_played() {
     );
     page.screenshot(&screenshots().join("five-pit-test-desktop.png"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_pit_whose_direction_the_player_chooses_asks_which_way() {
+    if !available() {
+        return;
+    }
+    let file =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/catalogue/mbangbi.toml");
+    let variant =
+        mancala_rules::definition::register(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&["--game", file.to_str().unwrap()]);
+    let mut page = open(&chromium, &server, 1100, 900, false);
+    switch_to(&mut page, variant);
+    // Every pit is offered; a click on one plays nothing yet, and asks which way it sows.
+    page.click(".pit.legal[data-move='C']");
+    page.wait_for(
+        "document.querySelectorAll('.choose-direction').length === 2",
+        LONG,
+        "the page asks which way",
+    );
+    assert!(
+        moves(&mut page).is_empty(),
+        "a move was played without its direction"
+    );
+    assert_eq!(
+        page.eval("[...document.querySelectorAll('.choose-direction')].map(b => b.dataset.move)"),
+        serde_json::json!(["C<", "C>"])
+    );
+    assert!(
+        page.text("document.getElementById('turn').textContent")
+            .contains("which way does C sow"),
+    );
+    page.screenshot(&screenshots().join("mbangbi-choose-direction-desktop.png"));
+    // The answer plays that move: clockwise from `C` sows `B A` and on into North's row.
+    page.click(".choose-direction[data-move='C<']");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves.startsWith('C<')",
+        LONG,
+        "the chosen move is played",
+    );
+    settled(&mut page);
+    check_board(&mut page, variant, Position::start(variant));
+    // By keys: a pit's letter asks, `>` answers counter-clockwise.
+    page.wait_for(
+        "document.querySelectorAll('#moves [data-ply]').length >= 2 || \
+         document.getElementById('moves').dataset.moves.split(' ').length >= 2",
+        LONG,
+        "the engine answers",
+    );
+    settled(&mut page);
+    let letter = page.text("document.querySelector('.pit.legal.south').dataset.move");
+    let key = |page: &mut Page, key: &str| {
+        page.eval(&format!(
+            "window.dispatchEvent(new KeyboardEvent('keydown', {{key: {key:?}}}))"
+        ));
+    };
+    key(&mut page, &letter);
+    page.wait_for(
+        "document.querySelectorAll('.choose-direction').length === 2",
+        LONG,
+        "the key asks which way",
+    );
+    key(&mut page, ">");
+    page.wait_for(
+        &format!("document.getElementById('moves').dataset.moves.split(' ').includes('{letter}>')"),
+        LONG,
+        "the key plays the move counter-clockwise",
+    );
+    settled(&mut page);
+    check_board(&mut page, variant, Position::start(variant));
+    // And the game goes on by clicks, each direction asked for and answered.
+    play(&mut page, variant, Position::start(variant), 30);
 }
 
 #[test]

@@ -177,7 +177,7 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
             ),
             (
                 "Split",
-                r#"{ "name": "Split", "sow_direct": 0, "udir_holes": [2], "mustpass": true }"#,
+                r#"{ "name": "Split", "sow_direct": 0, "udir_holes": [1], "min_move": 2 }"#,
                 5,
                 4,
             ),
@@ -236,10 +236,8 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
             files[0].display()
         ),
         format!(
-            "refused  {}: udir_holes, sow_direct: udir_holes: rules the engine does not have: \
-             udir_holes = [2] (pits whose sowing direction the player chooses); sow_direct = 0 \
-             (split) with an odd row: the middle pit's direction chosen by the player is not a \
-             rule the engine has",
+            "refused  {}: sow_direct = 0 (split) with an odd row and its middle pit not in \
+             udir_holes: a pit without a direction",
             files[1].display()
         ),
         format!(

@@ -106,7 +106,7 @@ fn every_malformed_line_gets_exactly_one_error_line() {
             "info string error line longer than 1048576 bytes ignored",
             "info string error line is not valid UTF-8",
             "info string error line is not valid UTF-8",
-            "info string error bad arguments for 'position': expected a move (a pit letter A-X or a-x, or pass), found 'A\u{0}'",
+            "info string error bad arguments for 'position': expected a move (a pit letter A-X or a-x, with > or < where the mover chooses its direction, or pass), found 'A\u{0}'",
             "info string error unknown command '\u{1b}[A' (help lists the commands)",
             "response 0-7-7-7-7-7-7-6-6-6-6-6-0-0-N",
         ]

@@ -186,6 +186,7 @@ const READ: &[&str] = &[
     "end_cond",
     "nosinglecapt",
     "no_sides",
+    "udir_holes",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -206,10 +207,6 @@ const DEPENDENT: &[(&str, &str)] = &[
 
 /// What the rules the engine does not have are, by parameter (for the refusal's message).
 const NOT_HAD: &[(&str, &str)] = &[
-    (
-        "udir_holes",
-        "pits whose sowing direction the player chooses",
-    ),
     ("child_type", "children (pits that become a player's)"),
     ("prescribed", "a prescribed opening"),
     ("nocaptmoves", "opening moves without captures"),
@@ -656,16 +653,29 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         lines.push("random-start = true".into());
     }
 
+    // The pits whose direction the player chooses, counted from each player's left from 0.
+    let udir: Vec<i64> = match info.get("udir_holes") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(places)) => places
+            .iter()
+            .map(|v| {
+                v.as_i64()
+                    .filter(|p| (0..holes).contains(p))
+                    .ok_or_else(|| refuse("udir_holes", format!("holds {v}: not a pit of the row")))
+            })
+            .collect::<Result<_, _>>()?,
+        Some(other) => return Err(refuse("udir_holes", format!("= {other}: not a list"))),
+    };
     let (direction, direction_by) = match int(info, "sow_direct", 1)? {
         1 => ("counter-clockwise", "fixed"),
         -1 => ("clockwise", "fixed"),
         3 => ("counter-clockwise", "hand-parity"),
-        0 if holes % 2 == 0 => ("counter-clockwise", "row-halves"),
+        0 if holes % 2 == 0 || udir.contains(&(holes / 2)) => ("counter-clockwise", "row-halves"),
         0 => {
             return Err(refuse(
                 "sow_direct",
-                "= 0 (split) with an odd row: the middle pit's direction chosen by the player is \
-                 not a rule the engine has",
+                "= 0 (split) with an odd row and its middle pit not in udir_holes: a pit without \
+                 a direction",
             ));
         }
         other => {
@@ -684,7 +694,44 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     };
     lines.push(format!("direction-by = \"{direction_by}\""));
     lines.push(format!("direction = \"{direction}\""));
-
+    if !udir.is_empty() {
+        // MancalaGames' own rules allow no grand-slam rule and no move restriction that
+        // depends on the direction with them; its sowing into stores is not had here.
+        for key in ["grandslam", "allow_rule", "sow_stores", "no_sides"] {
+            if flag(info, key)? {
+                return Err(refuse(
+                    key,
+                    "with udir_holes: a rule that needs a pit's direction before its move is \
+                     chosen is not a rule the engine has",
+                ));
+            }
+        }
+        if holes + udir.len() as i64 > MAX_ROW as i64 {
+            return Err(refuse(
+                "udir_holes",
+                format!(
+                    "with {holes} holes: {} moves, where a move list holds {MAX_ROW}",
+                    holes + udir.len() as i64
+                ),
+            ));
+        }
+        let places: Vec<String> = udir.iter().map(|p| (p + 1).to_string()).collect();
+        lines.push(format!("chosen-direction-pits = [{}]", places.join(", ")));
+    }
+    // MancalaGames' split sowing with a least move of one forbids moving back, on the very next
+    // move, a single counter just moved across the end of a row (unless an end pit's direction
+    // is chosen): a rule on the move before, which the engine's position does not hold.
+    if int(info, "sow_direct", 1)? == 0
+        && int(info, "min_move", 1)? == 1
+        && !udir.contains(&0)
+        && !udir.contains(&(holes - 1))
+    {
+        return Err(refuse(
+            "sow_direct",
+            "= 0 (split) with min_move 1: a single counter may not be moved straight back across \
+             the end of a row, a rule on the move before that the engine does not have",
+        ));
+    }
     let (sow_own_store, extra_turn) = match int(info, "sow_stores", 0)? {
         0 => (false, false),
         1 => (true, true),
@@ -1679,6 +1726,48 @@ mod tests {
             r#"{ "name": "Long", "no_sides": true, "capt_on": [2] }"#,
         );
         assert_eq!(translate(&long).unwrap_err().parameter, "no_sides");
+    }
+
+    #[test]
+    fn pits_whose_direction_the_player_chooses_become_chosen_direction_pits() {
+        let all = file(
+            5,
+            4,
+            r#"{ "name": "All Ways", "udir_holes": [0, 1, 2, 3, 4], "capt_on": [2] }"#,
+        );
+        let rules = definition::parse(&translate(&all).unwrap().text).unwrap();
+        assert_eq!(rules.chosen_direction_pits, 0b11111);
+        // A split row of an odd length: its middle pit chosen, the halves as in an even row.
+        let split = file(
+            5,
+            4,
+            r#"{ "name": "Split", "sow_direct": 0, "udir_holes": [2], "min_move": 2 }"#,
+        );
+        let rules = definition::parse(&translate(&split).unwrap().text).unwrap();
+        assert_eq!(rules.chosen_direction_pits, 0b100);
+        assert_eq!(
+            rules.direction_rule,
+            mancala_rules::DirectionRule::RowHalves
+        );
+        // Split sowing with a least move of one forbids undoing a single counter's crossing:
+        // refused by name, in a row of any length.
+        for holes in [5, 6] {
+            let undo = file(
+                holes,
+                4,
+                r#"{ "name": "Undo", "sow_direct": 0, "udir_holes": [2] }"#,
+            );
+            assert_eq!(translate(&undo).unwrap_err().parameter, "sow_direct");
+        }
+        // No middle pit chosen; sowing into stores.
+        let odd = file(5, 4, r#"{ "name": "Odd", "sow_direct": 0, "min_move": 2 }"#);
+        assert_eq!(translate(&odd).unwrap_err().parameter, "sow_direct");
+        let stores = file(
+            5,
+            4,
+            r#"{ "name": "Stores", "udir_holes": [1], "sow_stores": 1, "stores": true }"#,
+        );
+        assert_eq!(translate(&stores).unwrap_err().parameter, "sow_stores");
     }
 
     #[test]

@@ -82,7 +82,8 @@ pub(crate) type PResult<'a, O> = IResult<&'a str, O, Syntax<'a>>;
 /// word in lower case (`uci` and `ugi` share a row).
 pub(crate) type ArgumentsParser = for<'a> fn(&'a str, &str) -> PResult<'a, Command>;
 
-const MOVE: &str = "a move (a pit letter A-X or a-x, or pass)";
+const MOVE: &str =
+    "a move (a pit letter A-X or a-x, with > or < where the mover chooses its direction, or pass)";
 
 fn is_blank(c: char) -> bool {
     c == ' ' || c == '\t'

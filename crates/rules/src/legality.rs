@@ -29,6 +29,10 @@ pub enum IllegalReason {
     DoesNotFeed,
     /// `pass` while the mover has a move.
     CannotPass,
+    /// The mover chooses this pit's direction of sowing, and the move does not say it.
+    DirectionNeeded,
+    /// The move chooses a direction where the game does not let the mover choose it.
+    NoDirectionChoice,
 }
 
 /// A move that is not legal in a position.
@@ -53,6 +57,12 @@ impl fmt::Display for IllegalMove {
                 "the opponent's row is empty and this move does not feed it"
             }
             IllegalReason::CannotPass => "a player may pass only when their row is empty",
+            IllegalReason::DirectionNeeded => {
+                "the mover chooses that pit's direction: add > (counter-clockwise) or < (clockwise)"
+            }
+            IllegalReason::NoDirectionChoice => {
+                "the game does not let the mover choose that pit's direction (no > or <)"
+            }
         };
         write!(f, "illegal move '{}': {why}", self.mv)
     }
@@ -91,6 +101,14 @@ impl Position {
         }
         if self.pits[pit] < rules.min_move {
             return illegal(IllegalReason::TooFewToMove);
+        }
+        let chosen_here = rules.direction_chosen_at(pit);
+        if mv.chosen_direction().is_some() != chosen_here {
+            return illegal(if chosen_here {
+                IllegalReason::DirectionNeeded
+            } else {
+                IllegalReason::NoDirectionChoice
+            });
         }
         if rules.move_choice == MoveChoice::Leftmost {
             return illegal(IllegalReason::NotLeftmost);

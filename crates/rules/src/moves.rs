@@ -3,20 +3,26 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::rules_record::Direction;
 use super::side::Side;
 
 pub use super::rules_record::MAX_ROW;
 
-/// A move as named in the protocol: a pit letter (`A…` South, `a…` North) or `pass`.
+/// A move as named in the protocol: a pit letter (`A…` South, `a…` North) or `pass`; in a game
+/// whose player chooses the direction of some pits, the letter and `>` (counter-clockwise,
+/// towards the row's next letter) or `<` (clockwise).
 ///
 /// The letter says whose pit it is, so a `Move` means the same in every game; whether it exists on
 /// a given board and is legal there is the position's business ([`super::Position::check_move`]).
-/// One byte (the side in bit 5, the offset below it), so that move lists are cheap to build
-/// and compare.
+/// One byte (the side in bit 5, the offset below it, a chosen direction in bit 6 or 7), so that
+/// move lists are cheap to build and compare.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move(u8);
 
 const NORTH_BIT: u8 = 32;
+const OFFSET_BITS: u8 = NORTH_BIT - 1;
+const COUNTER_CLOCKWISE_BIT: u8 = 64;
+const CLOCKWISE_BIT: u8 = 128;
 const PASS_CODE: u8 = u8::MAX;
 
 impl Move {
@@ -30,15 +36,53 @@ impl Move {
         Move(offset | (side.index() as u8 * NORTH_BIT))
     }
 
+    /// The same pit sown in `direction`, chosen by the player (a pit whose game lets them).
+    #[inline]
+    pub const fn toward(self, direction: Direction) -> Move {
+        if self.is_pass() {
+            return self;
+        }
+        let base = self.0 & (NORTH_BIT | OFFSET_BITS);
+        match direction {
+            Direction::CounterClockwise => Move(base | COUNTER_CLOCKWISE_BIT),
+            Direction::Clockwise => Move(base | CLOCKWISE_BIT),
+        }
+    }
+
+    /// The direction the player chose for this move; `None` where the game decides it (and for
+    /// `pass`).
+    #[inline]
+    pub const fn chosen_direction(self) -> Option<Direction> {
+        if self.is_pass() {
+            None
+        } else if self.0 & COUNTER_CLOCKWISE_BIT != 0 {
+            Some(Direction::CounterClockwise)
+        } else if self.0 & CLOCKWISE_BIT != 0 {
+            Some(Direction::Clockwise)
+        } else {
+            None
+        }
+    }
+
+    /// The move from the same pit without a chosen direction.
+    #[inline]
+    pub const fn undirected(self) -> Move {
+        if self.is_pass() {
+            self
+        } else {
+            Move(self.0 & (NORTH_BIT | OFFSET_BITS))
+        }
+    }
+
     /// The sowing side and the pit's offset from that side's left; `None` for `pass`.
     #[inline]
     pub const fn sown(self) -> Option<(Side, u8)> {
         if self.is_pass() {
             None
         } else if self.0 & NORTH_BIT != 0 {
-            Some((Side::North, self.0 & (NORTH_BIT - 1)))
+            Some((Side::North, self.0 & OFFSET_BITS))
         } else {
-            Some((Side::South, self.0))
+            Some((Side::South, self.0 & OFFSET_BITS))
         }
     }
 
@@ -63,14 +107,25 @@ impl Move {
     const PASS_TABLE_CODE: u8 = 31;
 
     /// The move as a small number, for tables that store moves in few bits: 1 + the index of its
-    /// pit on a board of `n` pits per row, 31 for `pass`. Five bits; never [`Move::NO_CODE`].
+    /// pit on a board of `n` pits per row, 31 for `pass`, and 32 (64) more for a chosen
+    /// counter-clockwise (clockwise) direction. Seven bits; never [`Move::NO_CODE`].
     #[inline]
     pub fn code(self, n: usize) -> u8 {
         match self.pit(n) {
-            Some(pit) => pit as u8 + 1,
+            Some(pit) => {
+                let chosen = match self.chosen_direction() {
+                    None => 0,
+                    Some(Direction::CounterClockwise) => 32,
+                    Some(Direction::Clockwise) => 64,
+                };
+                pit as u8 + 1 + chosen
+            }
             None => Self::PASS_TABLE_CODE,
         }
     }
+
+    /// The largest [`Move::code`]: codes fit in this many bits.
+    pub const CODE_BITS: u32 = 7;
 
     /// The move of a [`Move::code`] on a board of `n` pits per row; `None` for
     /// [`Move::NO_CODE`].
@@ -79,15 +134,23 @@ impl Move {
         match code {
             Self::NO_CODE => None,
             Self::PASS_TABLE_CODE => Some(Move::PASS),
-            c => Some(Move::from_pit(c as usize - 1, n)),
+            c => {
+                let plain = Move::from_pit((c & 31) as usize - 1, n);
+                Some(match c >> 5 {
+                    1 => plain.toward(Direction::CounterClockwise),
+                    2 => plain.toward(Direction::Clockwise),
+                    _ => plain,
+                })
+            }
         }
     }
 
     /// The board index of the pit sown from, for a board with `n` pits per row.
     #[inline]
     pub fn pit(self, n: usize) -> Option<usize> {
-        (!self.is_pass())
-            .then(|| (self.0 & (NORTH_BIT - 1)) as usize + (self.0 / NORTH_BIT) as usize * n)
+        (!self.is_pass()).then(|| {
+            (self.0 & OFFSET_BITS) as usize + ((self.0 & NORTH_BIT) / NORTH_BIT) as usize * n
+        })
     }
 }
 
@@ -105,7 +168,12 @@ impl fmt::Display for Move {
                     Side::South => b'A',
                     Side::North => b'a',
                 };
-                write!(f, "{}", (base + offset) as char)
+                write!(f, "{}", (base + offset) as char)?;
+                match self.chosen_direction() {
+                    Some(Direction::CounterClockwise) => f.write_str(">"),
+                    Some(Direction::Clockwise) => f.write_str("<"),
+                    None => Ok(()),
+                }
             }
             None => f.write_str("pass"),
         }
@@ -120,7 +188,8 @@ impl fmt::Display for BadMoveName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "'{}' is not a move name (expected a pit letter A-X or a-x, or pass)",
+            "'{}' is not a move name (expected a pit letter A-X or a-x, with > or < where the \
+             player chooses the direction, or pass)",
             self.0
         )
     }
@@ -137,11 +206,21 @@ impl FromStr for Move {
         if s.eq_ignore_ascii_case("pass") {
             return Ok(Move::PASS);
         }
-        match s.as_bytes() {
-            [c @ b'A'..=b'Z'] if c - b'A' < max => Ok(Move::sow(Side::South, c - b'A')),
-            [c @ b'a'..=b'z'] if c - b'a' < max => Ok(Move::sow(Side::North, c - b'a')),
-            _ => Err(BadMoveName(s.to_string())),
-        }
+        let (pit, chosen) = match s.as_bytes() {
+            [pit] => (*pit, None),
+            [pit, b'>'] => (*pit, Some(Direction::CounterClockwise)),
+            [pit, b'<'] => (*pit, Some(Direction::Clockwise)),
+            _ => return Err(BadMoveName(s.to_string())),
+        };
+        let plain = match pit {
+            c @ b'A'..=b'Z' if c - b'A' < max => Move::sow(Side::South, c - b'A'),
+            c @ b'a'..=b'z' if c - b'a' < max => Move::sow(Side::North, c - b'a'),
+            _ => return Err(BadMoveName(s.to_string())),
+        };
+        Ok(match chosen {
+            Some(direction) => plain.toward(direction),
+            None => plain,
+        })
     }
 }
 
@@ -224,5 +303,36 @@ impl fmt::Display for MoveList {
             write!(f, "{mv}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_codes_round_trip_with_and_without_a_chosen_direction() {
+        for name in ["A", "F", "l", "A>", "A<", "x>", "c<", "pass"] {
+            let mv: Move = name.parse().unwrap();
+            assert_eq!(mv.to_string(), name);
+            for n in [3, 6, 12] {
+                if mv.sown().is_none_or(|(_, offset)| (offset as usize) < n) {
+                    assert_eq!(Move::from_code(mv.code(n), n), Some(mv), "{name} on 2x{n}");
+                    assert!(mv.code(n) < 1 << Move::CODE_BITS);
+                }
+            }
+        }
+        // The direction changes the move, not its pit.
+        let plain: Move = "C".parse().unwrap();
+        let left = plain.toward(Direction::Clockwise);
+        assert_ne!(left, plain);
+        assert_eq!(left.pit(6), plain.pit(6));
+        assert_eq!(left.sown(), plain.sown());
+        assert_eq!(left.undirected(), plain);
+        assert_eq!(left.chosen_direction(), Some(Direction::Clockwise));
+        assert_eq!(plain.chosen_direction(), None);
+        for bad in ["A<>", ">", "A=", "Y>", "pass<"] {
+            assert!(bad.parse::<Move>().is_err(), "{bad}");
+        }
     }
 }

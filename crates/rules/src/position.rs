@@ -6,7 +6,7 @@ use super::moves::{Move, MoveList};
 use super::side::Side;
 use super::spec::Spec;
 use super::variant::{
-    Goal, LastFourRule, Leftover, MoveChoice, MoveFilter, OwnEnd, Rules, Unfed, Variant,
+    Direction, Goal, LastFourRule, Leftover, MoveChoice, MoveFilter, OwnEnd, Rules, Unfed, Variant,
 };
 
 /// The most pits on any board (2×12, as Anywoli's).
@@ -359,6 +359,17 @@ impl Position {
         if rules.move_choice == MoveChoice::Leftmost {
             if let Some(offset) = row.iter().position(|&c| c >= least) {
                 moves.push(Move::sow(mover, offset as u8));
+            }
+        } else if rules.chosen_direction_pits != 0 {
+            // A pit whose direction the mover chooses gives two moves, counter-clockwise first.
+            for (offset, &count) in row.iter().enumerate() {
+                let plain = Move::sow(mover, offset as u8);
+                if rules.chosen_direction_pits >> offset & 1 != 0 {
+                    moves.push_if(plain.toward(Direction::CounterClockwise), count >= least);
+                    moves.push_if(plain.toward(Direction::Clockwise), count >= least);
+                } else {
+                    moves.push_if(plain, count >= least);
+                }
             }
         } else if rules.move_choice == MoveChoice::EitherRow {
             for (pit, &count) in self.pits[..2 * n].iter().enumerate() {

@@ -352,6 +352,14 @@ pub struct Rules {
     pub direction: Direction,
     /// Whether every move sows in `direction`, or the pit and its hand choose.
     pub direction_rule: DirectionRule,
+    /// The places in each row (bit `i`: the `i`th pit from the row owner's left) whose direction
+    /// of sowing the mover chooses: each gives two moves, one each way (`A>`, `A<`). 0: none.
+    pub chosen_direction_pits: u16,
+    /// Not a rule of a game file (always `None` in a game's rules): set on the copy of the rules
+    /// a move is sown under when its player chose its direction in a game of one direction
+    /// (`direction_rule` fixed), where capture chains still run against the game's direction
+    /// (MancalaGames' rule). `None`: chains run against `direction`.
+    pub chain_direction: Option<Direction>,
     /// Sowing puts a counter into the mover's own store on the way from the last pit of the
     /// mover's row to the first of the opponent's (and never into the opponent's).
     pub sow_own_store: bool,
@@ -581,6 +589,12 @@ impl Rules {
             Laps::RelayWithOpposite { .. } => false,
         };
         even_takes && !self.sow_own_store && !self.capture_empty_opposite
+    }
+
+    /// Whether the mover chooses the direction of sowing from board index `pit`.
+    #[inline(always)]
+    pub const fn direction_chosen_at(&self, pit: usize) -> bool {
+        self.chosen_direction_pits >> (pit % self.pits_per_row) & 1 != 0
     }
 
     /// The direction a move from `origin` holding `hand` counters sows in.

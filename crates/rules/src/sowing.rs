@@ -9,6 +9,28 @@ use super::variant::{
     PassingCaptures, RelayFrom, Rules, Unfed,
 };
 
+/// The rules the move `mv` from `origin` holding `hand` counters is sown under: the game's, with
+/// the move's own direction (the one its player chose, or the one its pit and hand give). In a
+/// game of one direction, the chains of a move whose player chose its direction still run
+/// against the game's direction, as MancalaGames plays them.
+#[inline(always)]
+pub(crate) const fn rules_of_move(game_rules: &Rules, mv: Move, origin: usize, hand: u8) -> Rules {
+    match mv.chosen_direction() {
+        Some(direction) => Rules {
+            direction,
+            chain_direction: match game_rules.direction_rule {
+                DirectionRule::Fixed => Some(game_rules.direction),
+                _ => None,
+            },
+            ..*game_rules
+        },
+        None => Rules {
+            direction: game_rules.direction_of(origin, hand),
+            ..*game_rules
+        },
+    }
+}
+
 /// Laps of a relay move made before looking for a cycle.
 const LAPS_BEFORE_CYCLE_SEARCH: u32 = 8;
 
@@ -124,7 +146,11 @@ pub(crate) fn step(rules: &Rules, pit: usize) -> usize {
 #[inline(always)]
 pub(crate) fn step_back(rules: &Rules, pit: usize) -> usize {
     let len = rules.pit_count();
-    match rules.direction {
+    let direction = match rules.chain_direction {
+        Some(direction) => direction,
+        None => rules.direction,
+    };
+    match direction {
         Direction::CounterClockwise => {
             if pit == 0 {
                 len - 1
@@ -159,15 +185,14 @@ impl Position {
         // A game whose pits choose their direction sows each move under its own copy of the
         // rules, with the move's direction in it.
         let chosen;
-        let rules = match (game_rules.direction_rule, mv.pit(game_rules.pits_per_row)) {
-            (DirectionRule::Fixed, _) | (_, None) => game_rules,
-            (_, Some(origin)) => {
-                chosen = Rules {
-                    direction: game_rules.direction_of(origin, self.pits[origin]),
-                    ..*game_rules
-                };
+        let own_direction = game_rules.direction_rule != DirectionRule::Fixed
+            || (game_rules.chosen_direction_pits != 0 && mv.chosen_direction().is_some());
+        let rules = match mv.pit(game_rules.pits_per_row) {
+            Some(origin) if own_direction => {
+                chosen = rules_of_move(game_rules, mv, origin, self.pits[origin]);
                 &chosen
             }
+            _ => game_rules,
         };
         let before = self.captured[0] + self.captured[1];
         let mover = self.side_to_move;
@@ -336,6 +361,23 @@ impl Position {
         let rules = S::rules(self);
         let len = rules.pit_count();
         let hand = self.pits[pit] as usize;
+        if rules.chosen_direction_pits != 0 && rules.direction_chosen_at(pit) {
+            // Two moves from the pit: the more either way captures, made on copies.
+            if hand == 0 {
+                return None;
+            }
+            let plain = Move::from_pit(pit, rules.pits_per_row);
+            let mut best = None;
+            for direction in [Direction::CounterClockwise, Direction::Clockwise] {
+                let mut after = *self;
+                after.side_to_move = self.owner(pit);
+                let effect = after.play_for::<S>(plain.toward(direction));
+                if effect.captured > 0 || effect.extra_turn {
+                    best = best.max(Some(effect.captured));
+                }
+            }
+            return best;
+        }
         if rules.sweep_at_most > 0 || rules.single_counter_takes_facing && hand == 1 {
             // A move that captures nothing may still leave the few counters a sweep takes, or
             // a single counter take the pit facing it: the move is made on a copy.

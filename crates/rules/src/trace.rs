@@ -47,10 +47,7 @@ impl Position {
         let mut steps = Vec::new();
         if let Some(origin) = mv.pit(game_rules.pits_per_row) {
             // The move's own direction, where the pit and its hand choose it.
-            let rules = &Rules {
-                direction: game_rules.direction_of(origin, self.pits[origin]),
-                ..*game_rules
-            };
+            let rules = &super::sowing::rules_of_move(game_rules, mv, origin, self.pits[origin]);
             match rules.laps {
                 Laps::Single { captures }
                     if rules.passing_captures != PassingCaptures::Off

@@ -1500,3 +1500,99 @@ fn the_opening_move_from_the_rightmost_pit_is_made_for_south() {
     .unwrap_err();
     assert_eq!(error.field, "opening-from-rightmost", "{error}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Directions the player chooses
+
+#[test]
+fn a_pit_whose_direction_the_mover_chooses_gives_two_moves() {
+    let chosen = game("chosen-direction", "chosen-direction-pits = [2]\n");
+    let pos = position(chosen, "1-2-1-1-1-1-0-0-S");
+    let names: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(names, ["A", "B>", "B<", "C"]);
+    // `B>` sows counter-clockwise (`C a`), `B<` clockwise (`A c`).
+    assert_eq!(
+        play(chosen, "1-2-1-1-1-1-0-0-S", "B>").0,
+        "1-0-2-2-1-1-0-0-N"
+    );
+    assert_eq!(
+        play(chosen, "1-2-1-1-1-1-0-0-S", "B<").0,
+        "2-0-1-1-1-2-0-0-N"
+    );
+    // The direction is needed where it is chosen, and refused elsewhere.
+    assert_eq!(
+        pos.check_move(mv("B")).unwrap_err().reason,
+        IllegalReason::DirectionNeeded
+    );
+    assert_eq!(
+        pos.check_move(mv("A>")).unwrap_err().reason,
+        IllegalReason::NoDirectionChoice
+    );
+    // North's pit at the same place: `b`.
+    let north = position(chosen, "1-1-1-1-2-1-0-0-N");
+    let names: Vec<String> = north.legal_moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(names, ["a", "b>", "b<", "c"]);
+    // The telling follows the chosen direction and replays to the same board.
+    let trace = pos.trace_move(mv("B<")).unwrap();
+    let mut after = pos;
+    after.play(mv("B<")).unwrap();
+    assert_eq!(trace.replay(&pos).pits(), after.pits(), "{trace}");
+}
+
+#[test]
+fn a_chain_after_a_chosen_direction_runs_against_the_games_direction_where_it_has_one() {
+    let fixed = game(
+        "chosen-chain-fixed",
+        "chosen-direction-pits = [2]\ncapture-counts = [2]\ncapture-chain = true\n",
+    );
+    // `B<` sows `A c`: `c` makes 2 and is taken; the chain goes on against the game's
+    // counter-clockwise sowing, to `b` (1: the end), not to `A` (2).
+    assert_eq!(
+        play(fixed, "1-2-0-0-1-1-0-0-S", "B<").0,
+        "2-0-0-0-1-0-2-0-N"
+    );
+    // Where each pit has its own direction (row halves), against the move's: `A` is taken too.
+    let halves = game(
+        "chosen-chain-halves",
+        "chosen-direction-pits = [2]\ncapture-counts = [2]\ncapture-chain = true\n\
+         direction-by = \"row-halves\"\n",
+    );
+    assert_eq!(
+        play(halves, "1-2-0-0-1-1-0-0-S", "B<").0,
+        "0-0-0-0-1-0-4-0-N"
+    );
+}
+
+#[test]
+fn chosen_directions_refuse_what_needs_a_direction_before_the_move() {
+    let base = "name = \"x\"\npits-per-row = 3\nstart = 2\nchosen-direction-pits = [1]\n";
+    for (extra, field) in [
+        ("move-filter = \"single-into-empty\"\n", "move-filter"),
+        ("sow-own-store = true\n", "sow-own-store"),
+        (
+            "capture-counts = [2]\ngrand-slam = \"captures-nothing\"\n",
+            "grand-slam",
+        ),
+        ("moves = \"leftmost\"\n", "moves"),
+    ] {
+        let error = definition::parse(&format!("{base}{extra}")).unwrap_err();
+        assert_eq!(error.field, field, "{extra}: {error}");
+    }
+    // A place beyond the row, and more moves than a move list holds.
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 3\nstart = 2\nchosen-direction-pits = [4]\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "chosen-direction-pits", "{error}");
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 12\nstart = 2\nchosen-direction-pits = [1]\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "chosen-direction-pits", "{error}");
+    // Row halves of an odd row: the middle pit must be chosen.
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 3\nstart = 2\ndirection-by = \"row-halves\"\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "direction-by", "{error}");
+}

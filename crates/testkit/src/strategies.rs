@@ -489,6 +489,30 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         {
                             lines.push("opening-from-rightmost = true".into());
                         }
+                        // Pits whose direction the mover chooses (one to three places), without
+                        // the rules that need a pit's direction before its move is chosen.
+                        if seed >> 28 & 1 != 0
+                            && n < 12
+                            && !has(&lines, "sow-own-store = true")
+                            && !has(&lines, "moves = \"either-row\"")
+                            && !lines.iter().any(|l| l.starts_with("grand-slam"))
+                        {
+                            lines.retain(|l| !l.starts_with("move-filter"));
+                            let wanted = 1 + (seed >> 29) as usize % 3;
+                            let mut places: Vec<usize> = (0..wanted)
+                                .map(|i| 1 + (seed >> (31 + 4 * i)) as usize % n)
+                                .collect();
+                            places.sort_unstable();
+                            places.dedup();
+                            places.truncate(12 - n);
+                            // Row halves of an odd row need the middle pit chosen.
+                            if has(&lines, "direction-by = \"row-halves\"") && n % 2 == 1 {
+                                places.retain(|&p| p != n / 2 + 1);
+                                places.truncate(12 - n - 1);
+                                places.push(n / 2 + 1);
+                            }
+                            lines.push(format!("chosen-direction-pits = {places:?}"));
+                        }
                     }
                     None if relay_kind == 0 => {
                         let counts: Vec<u32> = relay_counts.into_iter().collect();

@@ -47,10 +47,13 @@ pub struct Entry {
 const VALUE_BITS: u32 = 20;
 const DEPTH_SHIFT: u32 = 20;
 const MOVE_SHIFT: u32 = 28;
-const BOUND_SHIFT: u32 = 33;
-const GENERATION_SHIFT: u32 = 35;
-const LO_SHIFT: u32 = 43;
-const HI_SHIFT: u32 = 51;
+/// A move's code: `Move::CODE_BITS` bits.
+const MOVE_MASK: u64 = (1 << Move::CODE_BITS) - 1;
+const BOUND_SHIFT: u32 = MOVE_SHIFT + Move::CODE_BITS;
+const GENERATION_SHIFT: u32 = BOUND_SHIFT + 2;
+const LO_SHIFT: u32 = GENERATION_SHIFT + 8;
+const HI_SHIFT: u32 = LO_SHIFT + 8;
+const _: () = assert!(HI_SHIFT + 8 <= 64, "an entry's data is one word");
 
 /// The signed value in the low `VALUE_BITS` bits of `data`.
 #[inline]
@@ -207,7 +210,7 @@ impl TranspositionTable {
                     value: unpack_value(data),
                     depth: (data >> DEPTH_SHIFT) as u8,
                     bound,
-                    best: decode_move((data >> MOVE_SHIFT) & 31, pits_per_row),
+                    best: decode_move((data >> MOVE_SHIFT) & MOVE_MASK, pits_per_row),
                     lo: (data >> LO_SHIFT) as u8 as i8,
                     hi: (data >> HI_SHIFT) as u8 as i8,
                     own: stored == key,
@@ -248,7 +251,7 @@ impl TranspositionTable {
             let stored = slot[0].load(Ordering::Relaxed) ^ data;
             if stored == key || stored == salted {
                 victim = i;
-                kept_move = decode_move((data >> MOVE_SHIFT) & 31, pits_per_row);
+                kept_move = decode_move((data >> MOVE_SHIFT) & MOVE_MASK, pits_per_row);
                 break;
             }
             let age = generation.wrapping_sub((data >> GENERATION_SHIFT) as u8) as i32;

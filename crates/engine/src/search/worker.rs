@@ -14,8 +14,8 @@ use crate::node::score::{
     is_proven_win, to_table,
 };
 use mancala_rules::{
-    Ending, LastFourRule, MAX_PITS, MAX_ROW, Move, MoveChoice, MoveList, NO_PROGRESS_LIMIT,
-    Position, REPETITION_LIMIT, Spec,
+    Ending, LastFourRule, MAX_PITS, MAX_ROW, Move, MoveChoice, MoveFilter, MoveList,
+    NO_PROGRESS_LIMIT, Position, REPETITION_LIMIT, Spec,
 };
 
 /// Captures searched beyond the nominal depth.
@@ -705,24 +705,41 @@ impl<'a, S: Spec> Worker<'a, S> {
         // Standing pat leaves the other moves unsearched: only the lower bound can improve.
         let mut best = stand_pat;
         let mut captures = Ordered::new();
-        // The row's non-empty pits are the moves, unless a rule narrows them down.
-        let narrowed = (pos.must_feed_for::<S>()
-            || S::rules(pos).move_choice == MoveChoice::Leftmost)
-            .then(|| pos.legal_moves_for::<S>());
-        let mover = pos.side_to_move();
-        let first = mover.index() * self.n();
-        // Empty pits need no test of their own: they never hint at a capture (and testing them
-        // first costs more in mispredicted branches than it saves).
-        for offset in 0..self.n() {
-            let pit = first + offset;
-            let mv = Move::sow(mover, offset as u8);
-            if narrowed.as_ref().is_some_and(|legal| !legal.contains(mv)) {
-                continue;
+        // The row's non-empty pits are the moves, unless a rule narrows them down or gives
+        // other moves (a least move, a filter, another row, a direction chosen).
+        let rules = S::rules(pos);
+        let places = if pos.must_feed_for::<S>()
+            || rules.move_choice != MoveChoice::AnyPit
+            || rules.min_move > 1
+            || rules.move_filter != MoveFilter::Every
+            || rules.chosen_direction_pits != 0
+        {
+            let legal = pos.legal_moves_for::<S>();
+            for (place, &mv) in legal.iter().enumerate() {
+                let hint = mv
+                    .pit(self.n())
+                    .and_then(|pit| pos.capture_hint_for::<S>(pit));
+                captures.put(place, mv, hint.unwrap_or(0) as i32, hint.is_some());
             }
-            let hint = pos.capture_hint_for::<S>(pit);
-            captures.put(offset, mv, hint.unwrap_or(0) as i32, hint.is_some());
-        }
-        while let Some(mv) = captures.pop(self.n()) {
+            legal.len()
+        } else {
+            let mover = pos.side_to_move();
+            let first = mover.index() * self.n();
+            // Empty pits need no test of their own: they never hint at a capture (and testing
+            // them first costs more in mispredicted branches than it saves).
+            for offset in 0..self.n() {
+                let pit = first + offset;
+                let hint = pos.capture_hint_for::<S>(pit);
+                captures.put(
+                    offset,
+                    Move::sow(mover, offset as u8),
+                    hint.unwrap_or(0) as i32,
+                    hint.is_some(),
+                );
+            }
+            self.n()
+        };
+        while let Some(mv) = captures.pop(places) {
             let child = &Child::make::<S>(pos, mv);
             if child.gain <= 0 {
                 continue;

@@ -57,7 +57,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 54] = [
+pub const FIELDS: [(&str, &str, &str); 55] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -405,6 +405,15 @@ pub const FIELDS: [(&str, &str, &str); 54] = [
         "the game begins with South's move from the rightmost pit of its row, made for it (its \
          captures too): the start position (`position startpos`) is the position after it, \
          North to move (not with `random-start` or `rounds`)",
+    ),
+    (
+        "chosen-direction-pits",
+        "a list of places in a row, 1 for its owner's leftmost pit",
+        "the pits at these places of each row sow in the direction the mover chooses: two moves \
+         each, the letter and `>` (counter-clockwise, towards the row's next letter) or `<` \
+         (clockwise); other pits sow as `direction` and `direction-by` say (one lap or relay \
+         laps, every move filter, no store sown, no grand-slam rule, and at most 12 moves: the \
+         row's pits and these places together)",
     ),
 ];
 
@@ -850,6 +859,28 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let single_counter_captures = f.bool("single-counter-captures", true)?;
     let single_counter_takes_facing = f.bool("single-counter-takes-facing", false)?;
     let opening_from_rightmost = f.bool("opening-from-rightmost", false)?;
+    let chosen_direction_pits = match f.take("chosen-direction-pits") {
+        None => 0u16,
+        Some(Value::List(places)) => {
+            let mut bits = 0u16;
+            for &place in &places {
+                if place == 0 || place > n as u64 {
+                    return Err(error(
+                        "chosen-direction-pits",
+                        format!("{place} is not a place in a row of {n} pits"),
+                    ));
+                }
+                bits |= 1 << (place - 1);
+            }
+            bits
+        }
+        Some(other) => {
+            return Err(error(
+                "chosen-direction-pits",
+                format!("{} is not a list of places", other.describe()),
+            ));
+        }
+    };
     let capture_past_empty = f.bool("capture-past-empty", false)?;
     let past_empty_takes_facing = f.bool("past-empty-takes-facing", false)?;
     let grand_slam = f.choice("grand-slam", &GRAND_SLAMS, GrandSlam::Captures)?;
@@ -928,6 +959,8 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         start,
         random_start,
         opening_from_rightmost,
+        chosen_direction_pits,
+        chain_direction: None,
         any_total,
         move_choice,
         min_move: min_move as u8,
@@ -1064,11 +1097,47 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             }
         }
     }
-    if rules.direction_rule == DirectionRule::RowHalves && !rules.pits_per_row.is_multiple_of(2) {
+    let middle_chosen = rules.direction_chosen_at(rules.pits_per_row / 2);
+    if rules.direction_rule == DirectionRule::RowHalves
+        && !rules.pits_per_row.is_multiple_of(2)
+        && !middle_chosen
+    {
         return Err(error(
             "direction-by",
-            "\"row-halves\" needs rows of an even length (the middle pit would have no direction)",
+            "\"row-halves\" needs rows of an even length, or the middle pit in \
+             chosen-direction-pits (it would have no direction)",
         ));
+    }
+    if rules.chosen_direction_pits != 0 {
+        let chosen = rules.chosen_direction_pits.count_ones() as usize;
+        let clash = [
+            (
+                "laps",
+                !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
+            ),
+            ("moves", rules.move_choice != MoveChoice::AnyPit),
+            ("move-filter", rules.move_filter != MoveFilter::Every),
+            ("sow-own-store", rules.sow_own_store),
+            ("grand-slam", rules.grand_slam != GrandSlam::Captures),
+        ];
+        if let Some((field, _)) = clash.iter().find(|(_, on)| *on) {
+            return Err(error(
+                field,
+                "is not implemented with chosen-direction-pits (a rule that needs the direction \
+                 of a pit's sowing before its move is chosen)",
+            ));
+        }
+        if rules.pits_per_row + chosen > MAX_ROW {
+            return Err(error(
+                "chosen-direction-pits",
+                format!(
+                    "{} pits and {chosen} chosen directions are {} moves; a move list holds \
+                     {MAX_ROW}",
+                    rules.pits_per_row,
+                    rules.pits_per_row + chosen
+                ),
+            ));
+        }
     }
     if rules.direction_rule != DirectionRule::Fixed
         && !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. })
@@ -1388,7 +1457,7 @@ pub fn write(rules: &Rules) -> String {
         blocks: false,
         pits_to_go_on: 1,
     });
-    let values: [String; 54] = [
+    let values: [String; 55] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -1443,6 +1512,12 @@ pub fn write(rules: &Rules) -> String {
         rules.single_counter_captures.to_string(),
         rules.single_counter_takes_facing.to_string(),
         rules.opening_from_rightmost.to_string(),
+        format!(
+            "{:?}",
+            (1..=rules.pits_per_row)
+                .filter(|&place| rules.chosen_direction_pits >> (place - 1) & 1 != 0)
+                .collect::<Vec<_>>()
+        ),
     ];
     FIELDS
         .iter()
