@@ -104,7 +104,31 @@ def mg_fen(game):
         fen += "-N" if game.starter else "-S"
     if tracks_extra_move(game):
         fen += "-E" if game.rturn_cnt > 0 else "-X"
+    if tracks_crossing(game):
+        fen += "-" + crossed_into(game)
     return fen
+
+
+def tracks_crossing(game):
+    """Whether the engine's position string names the pit a single counter has just crossed
+    into (`no-crossing-back`: MancalaGames' ban on undoing it, in split sowing)."""
+    from allowables import DontUndoMoveOne
+    return DontUndoMoveOne.include(game)
+
+
+def crossed_into(game):
+    """The letter of the pit the last move's single counter crossed into over an end of the
+    board, as MancalaGames' ban reads it from the last move, or X."""
+    mdata = game.mdata
+    holes = game.cts.holes
+    if not mdata or mdata.capt_start is None or mdata.capt_start < 0:
+        return "X"
+    loc = mdata.capt_start
+    crossings = [{0, 2 * holes - 1}, {holes - 1, holes}]
+    if (mdata.seeds == 1 and game.board[loc] == 1
+            and {mdata.sow_loc, loc} in crossings):
+        return chr(ord("A") + loc) if loc < holes else chr(ord("a") + loc - holes)
+    return "X"
 
 
 def tracks_extra_move(game):

@@ -285,3 +285,45 @@ fn bench_is_repeatable_and_ends_with_the_two_totals() {
         "the bench signature changed: search behaviour is not what tests/data/bench-signature says"
     );
 }
+
+/// The search in games whose moves name a direction, whose rows belong to nobody, or whose
+/// positions remember a crossing: along a game of short searches, every `bestmove` is one of the
+/// position's legal moves (as `query moves` lists them) and is accepted by `move`.
+#[test]
+fn the_search_answers_legal_moves_in_games_of_the_new_kinds_of_moves() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/catalogue");
+    for game in ["mbangbi", "alemungula", "nosides", "sadeqa-iv"] {
+        let mut engine = Engine::start();
+        engine.send(&format!(
+            "setoption name GameFile value {}",
+            root.join(format!("{game}.toml")).display()
+        ));
+        engine.send("position startpos");
+        let loaded = engine.sync();
+        assert!(
+            loaded.iter().any(|l| l.contains("loaded")),
+            "{game}: {loaded:?}"
+        );
+        for _ in 0..12 {
+            let legal = legal_moves(&mut engine);
+            if legal.is_empty() {
+                break;
+            }
+            engine.send("go nodes 2000");
+            let (_, best) = engine.best_move(LONG);
+            let played = best
+                .best
+                .expect("a game not over has a best move")
+                .to_string();
+            assert!(legal.contains(&played), "{game}: {played} not in {legal:?}");
+            engine.send(&format!("move {played}"));
+            let errors: Vec<String> = engine
+                .sync()
+                .into_iter()
+                .filter(|l| l.contains("error"))
+                .collect();
+            assert!(errors.is_empty(), "{game}: {errors:?}");
+        }
+        engine.quit();
+    }
+}

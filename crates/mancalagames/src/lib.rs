@@ -718,20 +718,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         let places: Vec<String> = udir.iter().map(|p| (p + 1).to_string()).collect();
         lines.push(format!("chosen-direction-pits = [{}]", places.join(", ")));
     }
-    // MancalaGames' split sowing with a least move of one forbids moving back, on the very next
-    // move, a single counter just moved across the end of a row (unless an end pit's direction
-    // is chosen): a rule on the move before, which the engine's position does not hold.
-    if int(info, "sow_direct", 1)? == 0
-        && int(info, "min_move", 1)? == 1
-        && !udir.contains(&0)
-        && !udir.contains(&(holes - 1))
-    {
-        return Err(refuse(
-            "sow_direct",
-            "= 0 (split) with min_move 1: a single counter may not be moved straight back across \
-             the end of a row, a rule on the move before that the engine does not have",
-        ));
-    }
     let (sow_own_store, extra_turn) = match int(info, "sow_stores", 0)? {
         0 => (false, false),
         1 => (true, true),
@@ -744,6 +730,25 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         }
     };
     lines.push(format!("sow-own-store = {sow_own_store}"));
+    // MancalaGames' split sowing with a least move of one forbids moving back, on the very next
+    // move, a single counter just moved across the end of a row (unless an end pit's direction
+    // is chosen). It looks at the last move made, whoever made it: after a pass or an extra
+    // move it would forbid the mover a pit of their own row, which is not this rule.
+    if int(info, "sow_direct", 1)? == 0
+        && int(info, "min_move", 1)? == 1
+        && !udir.contains(&0)
+        && !udir.contains(&(holes - 1))
+    {
+        if flag(info, "mustpass")? || extra_turn || int(info, "capt_rturn", 0)? != 0 {
+            return Err(refuse(
+                "sow_direct",
+                "= 0 (split) with min_move 1 and passes or extra moves: the ban on moving a single \
+                 counter straight back, applied after a pass or an extra move, is not a rule the \
+                 engine has",
+            ));
+        }
+        lines.push("no-crossing-back = true".into());
+    }
     // Its stores are at the players' right ends, whichever way a hand goes.
     if sow_own_store {
         lines.push("store-at-right = true".into());
@@ -1749,15 +1754,23 @@ mod tests {
             rules.direction_rule,
             mancala_rules::DirectionRule::RowHalves
         );
-        // Split sowing with a least move of one forbids undoing a single counter's crossing:
-        // refused by name, in a row of any length.
+        // Split sowing with a least move of one forbids undoing a single counter's crossing,
+        // in a row of any length; with passes (where MancalaGames applies it to the passer's
+        // opponent's next move as well) it is refused by name.
         for holes in [5, 6] {
             let undo = file(
                 holes,
                 4,
                 r#"{ "name": "Undo", "sow_direct": 0, "udir_holes": [2] }"#,
             );
-            assert_eq!(translate(&undo).unwrap_err().parameter, "sow_direct");
+            let rules = definition::parse(&translate(&undo).unwrap().text).unwrap();
+            assert!(rules.no_crossing_back);
+            let passes = file(
+                holes,
+                4,
+                r#"{ "name": "Undo", "sow_direct": 0, "udir_holes": [2], "mustpass": true }"#,
+            );
+            assert_eq!(translate(&passes).unwrap_err().parameter, "sow_direct");
         }
         // No middle pit chosen; sowing into stores.
         let odd = file(5, 4, r#"{ "name": "Odd", "sow_direct": 0, "min_move": 2 }"#);

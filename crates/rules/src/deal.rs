@@ -59,6 +59,7 @@ impl Position {
             blocked: 0,
             round_starter: Side::South,
             on_extra_move: false,
+            crossed_into: 0,
         }
     }
 }

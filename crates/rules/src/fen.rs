@@ -44,6 +44,8 @@ pub enum PositionStringError {
     BadRoundStarter { text: String },
     /// The extra-move field is not `E` or `X`.
     BadExtraMove { text: String },
+    /// The crossing field is not a pit letter of the board or `X`.
+    BadCrossing { text: String },
     /// Every pit of a row is blocked: no round is dealt so (a player who goes on fills a pit at
     /// least), and a hand with nowhere to go would never end.
     RowBlocked { side: Side },
@@ -92,6 +94,14 @@ impl fmt::Display for PositionStringError {
             PositionStringError::BadRoundStarter { text } => {
                 write!(f, "the round's starter is '{text}', expected S or N")
             }
+            PositionStringError::BadCrossing { text } => {
+                write!(
+                    f,
+                    "the crossing field is '{text}', expected the letter of the pit a single \
+                     counter has just crossed into (an end pit of a row holding one counter), or \
+                     X"
+                )
+            }
             PositionStringError::BadExtraMove { text } => {
                 write!(
                     f,
@@ -125,6 +135,7 @@ impl Position {
             + if rules.tracks_four_holders() { 2 } else { 0 }
             + rules.rounds.is_some() as usize
             + rules.tracks_extra_move() as usize
+            + rules.tracks_crossing() as usize
     }
 
     /// Parses a position string of `variant`.
@@ -200,8 +211,37 @@ impl Position {
         } else {
             (None, None)
         };
-        let on_extra_move = if rules.tracks_extra_move() {
+        let crossed_into = if rules.tracks_crossing() {
             match fields[expected - 1] {
+                "X" => 0,
+                name => match name.parse::<Move>() {
+                    Ok(mv) if mv.chosen_direction().is_none() => match mv.sown() {
+                        // An end pit of a row, holding the one counter.
+                        Some((_, offset))
+                            if (offset == 0 || offset as usize == rules.pits_per_row - 1)
+                                && counts[mv.pit(rules.pits_per_row).unwrap_or_default()] == 1 =>
+                        {
+                            mv.pit(rules.pits_per_row).unwrap_or_default() as u8 + 1
+                        }
+                        _ => {
+                            return Err(PositionStringError::BadCrossing {
+                                text: name.to_string(),
+                            });
+                        }
+                    },
+                    _ => {
+                        return Err(PositionStringError::BadCrossing {
+                            text: name.to_string(),
+                        });
+                    }
+                },
+            }
+        } else {
+            0
+        };
+        let extra_move_field = expected - 1 - rules.tracks_crossing() as usize;
+        let on_extra_move = if rules.tracks_extra_move() {
+            match fields[extra_move_field] {
                 "E" => true,
                 "X" => false,
                 other => {
@@ -242,6 +282,7 @@ impl Position {
             blocked,
             round_starter,
             on_extra_move,
+            crossed_into,
         })
     }
 }
@@ -311,6 +352,12 @@ impl fmt::Display for Position {
         }
         if self.rules().tracks_extra_move() {
             f.write_str(if self.on_extra_move { "-E" } else { "-X" })?;
+        }
+        if self.rules().tracks_crossing() {
+            match self.crossed_into() {
+                Some(pit) => write!(f, "-{}", Move::from_pit(pit, self.rules().pits_per_row))?,
+                None => f.write_str("-X")?,
+            }
         }
         Ok(())
     }

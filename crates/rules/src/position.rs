@@ -36,6 +36,9 @@ pub struct Position {
     /// The side to move is on an extra move (where [`Rules::tracks_extra_move`]: a capture then
     /// gives no other, and the player to move made the last move; always false elsewhere).
     pub(super) on_extra_move: bool,
+    /// The pit a single counter has just crossed into over an end of the board, which the next
+    /// move may not play (where [`Rules::no_crossing_back`]): its index plus one, 0 for none.
+    pub(super) crossed_into: u8,
 }
 
 /// Why a game is over.
@@ -174,6 +177,7 @@ impl Position {
             blocked: 0,
             round_starter: Side::South,
             on_extra_move: false,
+            crossed_into: 0,
         })
     }
 
@@ -195,6 +199,7 @@ impl Position {
             blocked: 0,
             round_starter: Side::South,
             on_extra_move: false,
+            crossed_into: 0,
         };
         if rules.opening_from_rightmost {
             // The first move is made for South (the game's rules make sure it exists).
@@ -214,6 +219,13 @@ impl Position {
     #[inline]
     pub fn blocked_pits(&self) -> u32 {
         self.blocked
+    }
+
+    /// The pit a single counter has just crossed into over an end of the board, which the side to
+    /// move may not play (see [`Rules::no_crossing_back`]; `None` elsewhere).
+    #[inline]
+    pub fn crossed_into(&self) -> Option<usize> {
+        (self.crossed_into != 0).then(|| self.crossed_into as usize - 1)
     }
 
     /// Whether the side to move is on an extra move (see [`Rules::tracks_extra_move`]; false
@@ -384,6 +396,14 @@ impl Position {
         if rules.move_filter != MoveFilter::Every {
             moves = self.filtered_moves::<S>(moves);
         }
+        if rules.no_crossing_back && self.crossed_into != 0 {
+            let crossed = Move::from_pit(self.crossed_into as usize - 1, n);
+            let mut kept = MoveList::new();
+            for &mv in &moves {
+                kept.push_if(mv, mv.undirected() != crossed);
+            }
+            moves = kept;
+        }
         if moves.is_empty() {
             // Without a pass, a player with counters but no playable pit ends the game; a goal to
             // deprive or immobilize is reached so.
@@ -416,7 +436,9 @@ impl Position {
     #[inline(always)]
     pub fn is_game_over_for<S: Spec>(&self) -> bool {
         self.own_end_by_count::<S>()
-            || ((self.must_feed_for::<S>() || S::rules(self).move_filter != MoveFilter::Every)
+            || ((self.must_feed_for::<S>()
+                || S::rules(self).move_filter != MoveFilter::Every
+                || self.crossed_into != 0)
                 && self.legal_moves_for::<S>().is_empty())
     }
 

@@ -51,6 +51,7 @@ impl Position {
         next.pits = [0; MAX_PITS];
         next.blocked = 0;
         next.on_extra_move = false;
+        next.crossed_into = 0;
         for side in [Side::South, Side::North] {
             let held = totals[side.index()];
             let filled = (held / per_pit).min(n as u32) as usize;

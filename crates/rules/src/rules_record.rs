@@ -360,6 +360,10 @@ pub struct Rules {
     /// (`direction_rule` fixed), where capture chains still run against the game's direction
     /// (MancalaGames' rule). `None`: chains run against `direction`.
     pub chain_direction: Option<Direction>,
+    /// A single counter moved over an end of the board (from a row's end pit into the other
+    /// row's end pit beside it) may not be moved straight back: the next move may not play that
+    /// pit while it holds that one counter (MancalaGames' rule for split sowing).
+    pub no_crossing_back: bool,
     /// Sowing puts a counter into the mover's own store on the way from the last pit of the
     /// mover's row to the first of the opponent's (and never into the opponent's).
     pub sow_own_store: bool,
@@ -507,6 +511,12 @@ impl Rules {
     pub const fn tracks_extra_move(&self) -> bool {
         matches!(self.capture_extra_move, CaptureExtraMove::Once)
             || (self.eliminates() && self.has_extra_moves())
+    }
+
+    /// Whether a position records the pit a single counter has just crossed into (one more field
+    /// of its position string): [`Rules::no_crossing_back`].
+    pub const fn tracks_crossing(&self) -> bool {
+        self.no_crossing_back
     }
 
     /// Whether the move that ends the game takes the counters left for its mover at once: the

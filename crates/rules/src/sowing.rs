@@ -197,6 +197,12 @@ impl Position {
         let before = self.captured[0] + self.captured[1];
         let mover = self.side_to_move;
         let mut effect = MoveEffect::default();
+        // A single counter sown over an end of the board into the other row's end pit.
+        let crossing = if game_rules.no_crossing_back {
+            self.single_crossing(rules, mv)
+        } else {
+            None
+        };
         // Whether the captures that end the move took counters (not those made in passing).
         let mut end_captured = false;
         if let Some(origin) = mv.pit(rules.pits_per_row) {
@@ -276,6 +282,12 @@ impl Position {
         }
         if rules.tracks_extra_move() {
             self.on_extra_move = effect.extra_turn;
+        }
+        if game_rules.no_crossing_back {
+            self.crossed_into = match crossing {
+                Some(pit) if self.pits[pit] == 1 => pit as u8 + 1,
+                _ => 0,
+            };
         }
         if rules.claims_leftover_at_end() && !effect.endless && mv.pit(rules.pits_per_row).is_some()
         {
@@ -378,9 +390,13 @@ impl Position {
             }
             return best;
         }
-        if rules.sweep_at_most > 0 || rules.single_counter_takes_facing && hand == 1 {
-            // A move that captures nothing may still leave the few counters a sweep takes, or
-            // a single counter take the pit facing it: the move is made on a copy.
+        if rules.sweep_at_most > 0
+            || rules.claims_leftover_at_end()
+            || rules.single_counter_takes_facing && hand == 1
+        {
+            // A move that captures nothing may still leave the few counters a sweep takes, end
+            // the game and take what is left for its mover, or a single counter take the pit
+            // facing it: the move is made on a copy.
             if hand == 0 {
                 return None;
             }
@@ -687,19 +703,25 @@ impl Position {
             LastCounter::Pit(landing) => {
                 let count = self.pits[landing];
                 if rules.lap_captures {
-                    // Captures at the end of every lap, which decide whether the move goes on.
+                    // Captures at the end of every lap, which decide whether the move goes on
+                    // (from the landing pit, unless a capture emptied it: a chain round a small
+                    // board, or the last counter taken with the pit facing it).
                     if rules.capture_past_empty && count > 1 {
                         self.capture_one_lap_told(
                             rules, landing, lap_origin, captures, row_held, tell,
                         );
-                        return LapEnd::Relay(landing);
+                        return if self.pits[landing] > 0 {
+                            LapEnd::Relay(landing)
+                        } else {
+                            LapEnd::Done
+                        };
                     }
                     if rules.capture_empty_opposite && count == 1 {
                         let before = self.captured;
                         self.capture_one_lap_told(
                             rules, landing, lap_origin, captures, row_held, tell,
                         );
-                        return if self.captured != before {
+                        return if self.captured != before && self.pits[landing] > 0 {
                             LapEnd::Relay(landing)
                         } else {
                             LapEnd::Done
@@ -865,6 +887,26 @@ impl Position {
             }
         }
         last
+    }
+
+    /// Where the move `mv`, sown under `rules`, takes a single counter over an end of the board
+    /// into the other row's end pit beside it ([`Rules::no_crossing_back`]): that pit.
+    fn single_crossing(&self, rules: &Rules, mv: Move) -> Option<usize> {
+        let n = rules.pits_per_row;
+        let origin = mv.pit(n)?;
+        if self.pits[origin] != 1 {
+            return None;
+        }
+        let partner = match origin {
+            0 => 2 * n - 1,
+            o if o == n - 1 => n,
+            o if o == n => n - 1,
+            o if o == 2 * n - 1 => 0,
+            _ => return None,
+        };
+        let into_store = rules.sow_own_store && origin == store_after(rules, self.side_to_move);
+        (!into_store && step(rules, origin) == partner && !self.is_blocked(partner))
+            .then_some(partner)
     }
 
     /// The place a move from `pit` sows first: the next pit in the move's direction, or `None`

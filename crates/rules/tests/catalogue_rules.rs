@@ -1596,3 +1596,95 @@ fn chosen_directions_refuse_what_needs_a_direction_before_the_move() {
     .unwrap_err();
     assert_eq!(error.field, "direction-by", "{error}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// A single counter's crossing over an end of the board, not undone
+
+#[test]
+fn a_single_counter_that_crossed_an_end_of_the_board_may_not_go_straight_back() {
+    let no_back = game(
+        "no-crossing-back",
+        "no-crossing-back = true\ndirection-by = \"row-halves\"\nchosen-direction-pits = [2]\n",
+    );
+    // Row halves: `A` sows clockwise, over the board's end into `c`; `c` sows
+    // counter-clockwise, straight back into `A`.
+    let (after, _) = play(no_back, "1-0-0-1-1-1-0-0-S-X", "A");
+    assert_eq!(
+        after, "0-0-0-1-1-2-0-0-N-X",
+        "c held a counter: no lone crossing"
+    );
+    let (after, _) = play(no_back, "1-0-0-1-1-0-0-0-S-X", "A");
+    assert_eq!(after, "0-0-0-1-1-1-0-0-N-c");
+    // North may not play `c` now; every other pit as ever.
+    let pos = position(no_back, &after);
+    let names: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(names, ["a", "b>", "b<"]);
+    assert_eq!(pos.crossed_into(), Some(5));
+    // The next move clears it (or names its own crossing), and the string reads back.
+    let (next, _) = play(no_back, &after, "b>");
+    assert_eq!(next, "0-0-0-1-0-2-0-0-S-X");
+    let (next, _) = play(no_back, &after, "a");
+    assert_eq!(
+        next, "0-0-1-0-1-1-0-0-S-C",
+        "a crosses into C: South may not play C"
+    );
+    assert_eq!(position(no_back, &after).to_string(), after);
+    // Where the crossed pit is the only one, the player has no move but a pass (a game with
+    // passes: this one ends on an empty board).
+    let alone = position(no_back, "0-0-0-0-0-1-3-3-N-c");
+    assert_eq!(alone.legal_moves().as_slice(), [Move::PASS]);
+    // The field must be a pit of the board, or X.
+    assert!(Position::from_position_string(no_back, "1-0-0-1-1-1-0-0-S-z").is_err());
+    assert!(Position::from_position_string(no_back, "1-0-0-1-1-1-0-0-S-B>").is_err());
+    // Without the rule, `c` may go straight back.
+    let plain = game(
+        "crossing-back",
+        "direction-by = \"row-halves\"\nchosen-direction-pits = [2]\n",
+    );
+    let (after, _) = play(plain, "1-0-0-1-1-0-0-0-S", "A");
+    let names: Vec<String> = position(plain, &after)
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(names, ["a", "b>", "b<", "c"]);
+}
+
+#[test]
+fn a_relay_with_opposite_whose_only_count_is_one_is_refused() {
+    // A landing pit holding one ends the move first: such a relay would never capture.
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 3\nstart = 2\nlaps = \"relay-with-opposite\"\n\
+         capture-counts = [1]\ncapture-chain = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "capture-counts", "{error}");
+    assert!(
+        definition::parse(
+            "name = \"x\"\npits-per-row = 3\nstart = 2\nlaps = \"relay-with-opposite\"\n\
+             capture-counts = [1, 4]\ncapture-chain = true\n",
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn a_lap_whose_capture_empties_its_own_last_pit_ends_the_move() {
+    // 2x2, clockwise, one counter of each lap to the store. `b` (3): one to North's store, `a B`;
+    // `B` (2) relays: one to the store, one into `A`. The capture at the end of that lap goes
+    // round the small board and takes `A` itself, and the move ends there: it went on from the
+    // emptied pit, and a counter to the store out of an empty hand made 256 of nothing.
+    let small = definition::register(
+        "name = \"lap-capture-round\"\npits-per-row = 2\nstart = 2\ndirection = \"clockwise\"\n\
+         capture-past-empty = true\nlaps = \"relay\"\nlap-limit = 40\nstore-one-per-lap = true\n\
+         capture-chain = true\nlap-captures = true\n",
+    )
+    .unwrap();
+    let mut pos = position(small, "1-1-0-3-3-0-N");
+    pos.play(mv("b")).unwrap();
+    let total: u32 = pos.pits().iter().map(|&c| c as u32).sum::<u32>()
+        + pos.captured(Side::South) as u32
+        + pos.captured(Side::North) as u32;
+    assert_eq!(total, 8, "{pos}");
+    assert_eq!(pos.to_string(), "0-0-0-0-3-5-S");
+}

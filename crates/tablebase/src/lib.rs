@@ -39,12 +39,15 @@ use mancala_rules::{LastFourRule, Leftover, MAX_PITS, Position, Side, Variant};
 /// closer to it). A match of rounds whose rounds block pits has none either: the tables do not
 /// index blocked pits; nor a game whose captures give one extra move at most: they do not index
 /// whether the mover is on one; nor a game won outright by a goal to clear, deprive or immobilize
-/// (its values do not follow the captured margin, which the tables leave out).
+/// (its values do not follow the captured margin, which the tables leave out); nor a game that
+/// forbids moving a single counter straight back over an end of the board (the tables do not
+/// index the pit it crossed into).
 pub fn has_tables(variant: Variant) -> bool {
     let rules = variant.rules();
     !rules.has_forced_moves()
         && !rules.blocks_pits()
         && !rules.tracks_extra_move()
+        && !rules.tracks_crossing()
         && !rules.eliminates()
         && (rules.leftover != Leftover::RowOwner || rules.sow_own_store)
 }

@@ -62,6 +62,18 @@ pub fn position_string(variant: Variant) -> impl Strategy<Value = String> {
                 // Whether the side to move is on an extra move.
                 fields.push(["E", "X", "X"][four].to_string());
             }
+            if variant.rules().tracks_crossing() {
+                // The pit a single counter crossed into: an end pit of the mover's row holding
+                // one (where a single counter crossing over an end of the board lands for the
+                // next mover), or none.
+                let n = variant.rules().pits_per_row;
+                let ends = if north { [n, 2 * n - 1] } else { [0, n - 1] };
+                let crossed = ends.into_iter().find(|&pit| fields[pit] == "1");
+                fields.push(match crossed {
+                    Some(pit) if four != 2 => mancala_rules::Move::from_pit(pit, n).to_string(),
+                    _ => "X".to_string(),
+                });
+            }
             fields.join("-")
         })
 }
@@ -513,9 +525,17 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             }
                             lines.push(format!("chosen-direction-pits = {places:?}"));
                         }
+                        // A single counter's crossing over an end of the board not undone.
+                        if seed >> 43 & 1 != 0 {
+                            lines.push("no-crossing-back = true".into());
+                        }
                     }
                     None if relay_kind == 0 => {
-                        let counts: Vec<u32> = relay_counts.into_iter().collect();
+                        // (A count of 1 never captures there: a count of 2 or more with it.)
+                        let mut counts: Vec<u32> = relay_counts.into_iter().collect();
+                        if counts.iter().all(|&c| c < 2) {
+                            counts.push(2);
+                        }
                         lines.push("laps = \"relay-with-opposite\"".into());
                         lines.push(format!("capture-counts = [{}]", list(&counts)));
                         lines.push("capture-chain = true".into());

@@ -57,7 +57,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 55] = [
+pub const FIELDS: [(&str, &str, &str); 56] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -367,7 +367,8 @@ pub const FIELDS: [(&str, &str, &str); 55] = [
          whether the move goes on: with `capture-past-empty`, a lap whose last pit held counters \
          captures past the empty pit after it (if it can) and goes on from its last pit; with \
          `capture-empty-opposite`, a lap ending in an empty pit takes the pit facing it and goes \
-         on from its last pit only if that took counters",
+         on from its last pit only if that took counters (and in either case only if the last \
+         pit still holds counters)",
     ),
     (
         "capture-takes-own-alone",
@@ -414,6 +415,14 @@ pub const FIELDS: [(&str, &str, &str); 55] = [
          (clockwise); other pits sow as `direction` and `direction-by` say (one lap or relay \
          laps, every move filter, no store sown, no grand-slam rule, and at most 12 moves: the \
          row's pits and these places together)",
+    ),
+    (
+        "no-crossing-back",
+        "`true`, `false`",
+        "a single counter moved over an end of the board (from a row's end pit into the other \
+         row's end pit beside it) may not be moved straight back: the next move may not play \
+         that pit while it holds that one counter; position strings then end with that pit's \
+         letter, or `X` for none",
     ),
 ];
 
@@ -859,6 +868,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let single_counter_captures = f.bool("single-counter-captures", true)?;
     let single_counter_takes_facing = f.bool("single-counter-takes-facing", false)?;
     let opening_from_rightmost = f.bool("opening-from-rightmost", false)?;
+    let no_crossing_back = f.bool("no-crossing-back", false)?;
     let chosen_direction_pits = match f.take("chosen-direction-pits") {
         None => 0u16,
         Some(Value::List(places)) => {
@@ -961,6 +971,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         opening_from_rightmost,
         chosen_direction_pits,
         chain_direction: None,
+        no_crossing_back,
         any_total,
         move_choice,
         min_move: min_move as u8,
@@ -1009,6 +1020,11 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     Ok(rules)
 }
 
+/// The first of `fields` whose rule is in use (a field name and whether the record uses it).
+fn first_in_use<'a>(fields: &[(&'a str, bool)]) -> Option<&'a str> {
+    fields.iter().find(|(_, on)| *on).map(|(field, _)| *field)
+}
+
 /// Refuses a record that is inconsistent or asks for what the engine does not implement, naming
 /// the field.
 pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
@@ -1028,7 +1044,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
         ("grand-slam", rules.grand_slam != GrandSlam::Captures),
         ("capture-side", rules.capture_side != CaptureSide::Any),
     ];
-    if !single && let Some((field, _)) = one_lap_only.iter().find(|(_, on)| *on) {
+    if !single && let Some(field) = first_in_use(&one_lap_only) {
         return Err(error(
             field,
             "is implemented for games whose last lap captures as one lap does (laps = \"single\" or \"relay\")",
@@ -1039,6 +1055,15 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             return Err(error(
                 "capture-counts",
                 "a relay-with-opposite game needs the counts that end a relay in a capture",
+            ));
+        }
+        // A landing pit holding one ends the move before any capture: a relay whose only count
+        // is 1 never captures, and its endless moves can cycle for longer than play can follow.
+        Laps::RelayWithOpposite { captures } if captures.counts().iter().all(|&c| c < 2) => {
+            return Err(error(
+                "capture-counts",
+                "a relay-with-opposite game needs a count of 2 or more (a landing pit holding one \
+                 ends the move: 1 never captures)",
             ));
         }
         Laps::RelayWithOpposite { .. } if !rules.capture_chain => {
@@ -1120,7 +1145,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ("sow-own-store", rules.sow_own_store),
             ("grand-slam", rules.grand_slam != GrandSlam::Captures),
         ];
-        if let Some((field, _)) = clash.iter().find(|(_, on)| *on) {
+        if let Some(field) = first_in_use(&clash) {
             return Err(error(
                 field,
                 "is not implemented with chosen-direction-pits (a rule that needs the direction \
@@ -1153,7 +1178,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ("rounds", rules.rounds.is_some()),
             ("moves", rules.move_choice == MoveChoice::Leftmost),
         ];
-        if let Some((field, _)) = clash.iter().find(|(_, on)| *on) {
+        if let Some(field) = first_in_use(&clash) {
             return Err(error(
                 field,
                 "is not implemented with opening-from-rightmost (a start made by a move)",
@@ -1201,7 +1226,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ("rounds", rules.rounds.is_some()),
             ("leftover", rules.leftover == Leftover::RowOwner),
         ];
-        if let Some((field, _)) = by_row.iter().find(|(_, on)| *on) {
+        if let Some(field) = first_in_use(&by_row) {
             return Err(error(
                 field,
                 "asks whose row a pit is in, which moves = \"either-row\" leaves to nobody",
@@ -1261,7 +1286,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
                 !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
             ),
         ];
-        if let Some((field, _)) = clash.iter().find(|(_, on)| *on) {
+        if let Some(field) = first_in_use(&clash) {
             return Err(error(
                 field,
                 "is implemented without capture-past-empty (a capture past an empty pit is a \
@@ -1334,7 +1359,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             rules.single_counter_takes_facing,
         ),
     ];
-    if let Some((field, _)) = single_rules.iter().find(|(_, on)| *on)
+    if let Some(field) = first_in_use(&single_rules)
         && (!matches!(rules.laps, Laps::Single { .. })
             || rules.passing_captures != PassingCaptures::Off
             || rules.store_one_per_lap
@@ -1386,7 +1411,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
                 rules.capture_past_empty == rules.capture_empty_opposite,
             ),
         ];
-        if let Some((field, _)) = clash.iter().find(|(_, on)| *on) {
+        if let Some(field) = first_in_use(&clash) {
             return Err(error(
                 field,
                 "does not go with lap-captures, which is implemented for relay laps from the \
@@ -1411,7 +1436,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
                 !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
             ),
         ];
-        if let Some((field, _)) = clash.iter().find(|(_, on)| *on) {
+        if let Some(field) = first_in_use(&clash) {
             return Err(error(
                 field,
                 "is implemented for the most counters as the goal only (a goal to clear, \
@@ -1457,7 +1482,7 @@ pub fn write(rules: &Rules) -> String {
         blocks: false,
         pits_to_go_on: 1,
     });
-    let values: [String; 55] = [
+    let values: [String; 56] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -1518,6 +1543,7 @@ pub fn write(rules: &Rules) -> String {
                 .filter(|&place| rules.chosen_direction_pits >> (place - 1) & 1 != 0)
                 .collect::<Vec<_>>()
         ),
+        rules.no_crossing_back.to_string(),
     ];
     FIELDS
         .iter()
