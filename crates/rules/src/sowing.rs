@@ -283,15 +283,16 @@ impl Position {
         if rules.tracks_extra_move() {
             self.on_extra_move = effect.extra_turn;
         }
+        if rules.claims_leftover_at_end() && !effect.endless && mv.pit(rules.pits_per_row).is_some()
+        {
+            self.claim_leftover_at_end::<S>(mover);
+        }
+        // (Last: the pit crossed into must still hold its counter after every rule of the move.)
         if game_rules.no_crossing_back {
             self.crossed_into = match crossing {
                 Some(pit) if self.pits[pit] == 1 => pit as u8 + 1,
                 _ => 0,
             };
-        }
-        if rules.claims_leftover_at_end() && !effect.endless && mv.pit(rules.pits_per_row).is_some()
-        {
-            self.claim_leftover_at_end::<S>(mover);
         }
         effect.captured = self.captured[0] + self.captured[1] - before;
         effect
