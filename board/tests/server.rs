@@ -728,8 +728,11 @@ fn one_search_at_a_time() {
         l.starts_with("bestmove") || l.starts_with("board refused")
     });
     assert!(heard.last().unwrap().starts_with("bestmove"), "{heard:?}");
-    // A restart clears the search with the engine it ends.
+    // A restart clears the search with the engine it ends. (The search is seen running first:
+    // the socket and the restart's request are two connections, and a loaded server may take
+    // the request first, which would hand the `go` to the new engine.)
     send_numbered(&mut socket, 6, "go movetime 5000");
+    read_until(&mut socket, |l| l.starts_with("info depth"));
     let restart = format!("/api/boards/{id}/restart");
     let (status, _) = http(server.port, "POST", &restart, &as_refs(&own(server.port)));
     assert_eq!(status, 204);
