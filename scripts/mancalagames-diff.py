@@ -95,13 +95,16 @@ def engine_name(game, mg_move):
 
 def mg_fen(game):
     """MancalaGames' position as the engine writes it: a blocked pit is `x`, a match of rounds
-    adds who started the round, and a game whose captures give one extra move in a row whether
-    the player to move is on one."""
+    adds who started the round, a match for territory who owns each pit, and a game whose
+    captures give one extra move in a row whether the player to move is on one."""
     side = "N" if game.turn else "S"
     pits = "-".join("x" if game.blocked[loc] else str(c) for loc, c in enumerate(game.board))
     fen = f"{pits}-{game.store[0]}-{game.store[1]}-{side}"
     if game.info.rounds:
         fen += "-N" if game.starter else "-S"
+    if game.info.goal == 2:
+        # A match for territory: who owns each pit, in pit order.
+        fen += "-" + "".join("N" if owner else "S" for owner in game.owner)
     if tracks_extra_move(game):
         fen += "-E" if game.rturn_cnt > 0 else "-X"
     if tracks_crossing(game):
@@ -291,9 +294,9 @@ def print_perft(path, depth, engine_bin, out_dir):
     south_start(game)
     for d in range(1, depth + 1):
         print(f"{name} startpos {d} {mg_perft(game, d)}", flush=True)
-    if game.info.rounds and game.info.blocks:
-        # And from the start of a later round with blocked pits (a seeded random match), to
-        # depth 4 at most.
+    if game.info.rounds and (game.info.blocks or game.info.goal == 2):
+        # And from the start of a later round with blocked pits, or in a match for territory
+        # with pits that changed hands (a seeded random match), to depth 4 at most.
         fen = later_round(path, random.Random(52))
         for d in range(1, min(depth, 4) + 1):
             print(f"{name} {mg_fen(fen)} {d} {mg_perft(fen, d)}", flush=True)
@@ -323,7 +326,7 @@ def south_start(game):
 
 def later_round(path, rng):
     """MancalaGames' game at the start of the first round, in random matches from South's start,
-    that blocks a pit."""
+    that blocks a pit or, in a match for territory, gives a pit to the other player."""
     import man_config
 
     while True:
@@ -339,7 +342,9 @@ def later_round(path, rng):
             cond = game.move(rng.choice(moves))
             if cond is not None and cond.is_round_over():
                 game.new_game(new_round=True)
-                if any(game.blocked):
+                holes = game.cts.holes
+                moved = game.info.goal == 2 and game.owner != [False] * holes + [True] * holes
+                if any(game.blocked) or moved:
                     return game
             elif cond is not None and cond.is_game_over():
                 break

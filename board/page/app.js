@@ -515,6 +515,8 @@ function render() {
   const pos = positionAt(ply);
   const finished = state.over || !!state.clock.flagged;
   if (!state.animating) {
+    // The key to pits owned across the board, where the game has them (a match for territory).
+    $('owned-key').hidden = !pos.owners;
     drawBoard($('board'), pos, {
       game,
       previous: ply > 0 ? positionAt(ply - 1) : null,

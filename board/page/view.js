@@ -16,11 +16,14 @@ export function pitOf(letter, n) {
 }
 
 // A position string (`6-6-…-0-0-S[-X]`) of a game of `n` pits a row; in a match of rounds a pit
-// blocked for the round is `x` (it holds nothing).
+// blocked for the round is `x` (it holds nothing); a match for territory adds a field naming
+// each pit's owner (`S` or `N`, in pit order), the only field of 2n letters.
 export function parsePosition(text, n) {
   const fields = text.split('-');
   const cells = fields.slice(0, 2 * n);
+  const owners = fields.slice(2 * n + 3).find((f) => f.length === 2 * n && /^[SN]+$/.test(f));
   return {
+    owners: owners ? [...owners] : null,
     text,
     pits: cells.map((cell) => (cell === 'x' ? 0 : Number(cell))),
     blocked: cells.map((cell) => cell === 'x'),
@@ -124,7 +127,11 @@ export function drawBoard(board, pos, opts) {
       const side = row === 2 ? 'N' : 'S';
       const button = make('button', `pit ${side === 'N' ? 'north' : 'south'}`);
       fillPit(button, pos.pits[pit]);
-      if (opts.toMove === side) button.classList.add('to-move');
+      // In a match for territory a pit may belong to the player across the board this round.
+      const owner = pos.owners ? pos.owners[pit] : side;
+      const ownerNote = owner === side ? '' : `, owned by ${opts.names[owner === 'N' ? 1 : 0]}`;
+      if (owner !== side) button.classList.add('changed-hands');
+      if (opts.toMove === owner) button.classList.add('to-move');
       button.dataset.pit = pit;
       button.dataset.move = move;
       const playable = opts.playable(move);
@@ -134,7 +141,7 @@ export function drawBoard(board, pos, opts) {
         button.querySelector('.count').textContent = '×';
         button.setAttribute('aria-label', `pit ${move}, blocked for this round`);
       } else {
-        button.setAttribute('aria-label', `pit ${move}, ${pos.pits[pit]} counters${playable ? ', play it' : ''}`);
+        button.setAttribute('aria-label', `pit ${move}, ${pos.pits[pit]} counters${ownerNote}${playable ? ', play it' : ''}`);
       }
       if (playable) button.classList.add('legal');
       else button.setAttribute('aria-disabled', 'true');

@@ -286,19 +286,27 @@ fn bench_is_repeatable_and_ends_with_the_two_totals() {
     );
 }
 
-/// The search in games whose moves name a direction, whose rows belong to nobody, or whose
-/// positions remember a crossing: along a game of short searches, every `bestmove` is one of the
+/// The search in games whose moves name a direction, whose rows belong to nobody, whose
+/// positions remember a crossing, or whose pits change hands (a match for territory): along a game of short searches, every `bestmove` is one of the
 /// position's legal moves (as `query moves` lists them) and is accepted by `move`.
 #[test]
 fn the_search_answers_legal_moves_in_games_of_the_new_kinds_of_moves() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/catalogue");
-    for game in ["mbangbi", "alemungula", "nosides", "sadeqa-iv"] {
+    // A match for territory from a round where each player owns a pit of the other's row.
+    let territory = "fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S-S-NSSSSSSNNNNN";
+    for (game, from) in [
+        ("mbangbi", "startpos"),
+        ("alemungula", "startpos"),
+        ("nosides", "startpos"),
+        ("sadeqa-iv", "startpos"),
+        ("namnam", territory),
+    ] {
         let mut engine = Engine::start();
         engine.send(&format!(
             "setoption name GameFile value {}",
             root.join(format!("{game}.toml")).display()
         ));
-        engine.send("position startpos");
+        engine.send(&format!("position {from}"));
         let loaded = engine.sync();
         assert!(
             loaded.iter().any(|l| l.contains("loaded")),

@@ -522,6 +522,10 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         if is_default(key, value) {
             continue;
         }
+        // Territory's parameter is the pits to win (read with the rounds).
+        if key == "goal_param" && info.get("goal").and_then(Value::as_i64) == Some(2) {
+            continue;
+        }
         let what = NOT_HAD
             .iter()
             .find(|(k, _)| k == key)
@@ -615,8 +619,9 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         .map_or(2 * holes * seeds, |counts| counts.iter().sum());
     // The goal: the most counters, or one won outright (to deprive, clear or immobilize).
     let goal = int(info, "goal", 0)?;
+    let territory = goal == 2;
     let eliminates = match goal {
-        0 => false,
+        0 | 2 => false,
         1 => {
             lines.push("goal = \"deprive\"".into());
             true
@@ -635,7 +640,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 format!(
                     "= {other}: {} is not a rule the engine has",
                     match other {
-                        2 => "a goal of territory (pits won from round to round)",
                         4 | 8 | 9 | 11 => "a goal of a number of rounds won",
                         5 => "a goal of counters gathered over rounds",
                         6 => "a goal of extra counters over rounds",
@@ -1373,7 +1377,9 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             ),
         ));
     }
-    if !eliminates {
+    // In a match for territory whose rounds end without moves, MancalaGames wins the round only
+    // with every counter (its round's winning count is then the total less one).
+    if !eliminates && !territory {
         lines.push("majority-ends = true".into());
     }
     // It ends a game without stores in the sowing, and not ended by the feeding rule, once
@@ -1452,6 +1458,12 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     let rounds = int(info, "rounds", 0)?;
     let blocks = flag(info, "blocks")?;
     match rounds {
+        0 if territory => {
+            return Err(refuse(
+                "goal",
+                "= 2 without rounds: territory is won from round to round",
+            ));
+        }
         0 if blocks => {
             return Err(refuse(
                 "blocks",
@@ -1472,7 +1484,9 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                     ),
                 ));
             }
-            let fill = match int(info, "round_fill", 0)? {
+            let round_fill = int(info, "round_fill", 0)?;
+            let fill = match round_fill {
+                _ if territory => "",
                 1 => "from-left",
                 2 => "from-right",
                 0 | 3 => "outside-in",
@@ -1505,18 +1519,54 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                     ));
                 }
             };
-            let pits = int(info, "goal_param", 0)?.max(1);
-            if pits > holes {
-                return Err(refuse(
-                    "goal_param",
-                    format!("= {pits}: more pits to go on than a row has"),
-                ));
+            if territory {
+                // A drawn hole goes to the winner only over half a pit: MancalaGames' own
+                // rounding (its random draw is for an even start count only).
+                let rounded = round_fill == 0 || round_fill == 11 && seeds % 2 == 1;
+                if !rounded {
+                    return Err(refuse(
+                        "round_fill",
+                        format!(
+                            "= {round_fill}: a territory {} is not a rule the engine has",
+                            match round_fill {
+                                11 => "whose half-filled pit is drawn at random",
+                                12 => "whose partly filled pit goes to the loser",
+                                13 => "whose partly filled pit is left empty",
+                                _ => "dealt this way",
+                            }
+                        ),
+                    ));
+                }
+                if blocks {
+                    return Err(refuse(
+                        "blocks",
+                        "with territory: a match for territory deals every pit",
+                    ));
+                }
+                let pits = int(info, "goal_param", 0)?;
+                if !(holes + 1..=2 * holes).contains(&pits) {
+                    return Err(refuse(
+                        "goal_param",
+                        format!("= {pits}: territory to win is more than a row, up to the board"),
+                    ));
+                }
+                lines.push("rounds = true".into());
+                lines.push(format!("round-starter = \"{starter}\""));
+                lines.push(format!("territory-pits-to-win = {pits}"));
+            } else {
+                let pits = int(info, "goal_param", 0)?.max(1);
+                if pits > holes {
+                    return Err(refuse(
+                        "goal_param",
+                        format!("= {pits}: more pits to go on than a row has"),
+                    ));
+                }
+                lines.push("rounds = true".into());
+                lines.push(format!("round-fill = \"{fill}\""));
+                lines.push(format!("round-starter = \"{starter}\""));
+                lines.push(format!("round-blocks = {blocks}"));
+                lines.push(format!("round-pits-to-go-on = {pits}"));
             }
-            lines.push("rounds = true".into());
-            lines.push(format!("round-fill = \"{fill}\""));
-            lines.push(format!("round-starter = \"{starter}\""));
-            lines.push(format!("round-blocks = {blocks}"));
-            lines.push(format!("round-pits-to-go-on = {pits}"));
         }
         other => {
             return Err(refuse(
@@ -1589,13 +1639,39 @@ mod tests {
 
     #[test]
     fn a_parameter_the_engine_lacks_is_named_in_the_refusal() {
-        let laps = file(6, 4, r#"{ "name": "Laps", "mlaps": 1, "goal": 2 }"#);
+        let laps = file(6, 4, r#"{ "name": "Laps", "mlaps": 1, "goal": 5 }"#);
         let refusal = translate(&laps).unwrap_err();
         assert!(refusal.parameter.contains("goal"), "{refusal}");
         assert!(
-            refusal.to_string().contains("a goal of territory"),
+            refusal
+                .to_string()
+                .contains("counters gathered over rounds"),
             "{refusal}"
         );
+    }
+
+    #[test]
+    fn a_goal_of_territory_becomes_a_match_for_territory() {
+        let info = r#"{ "name": "Land", "goal": 2, "goal_param": 10, "rounds": 2,
+                        "round_starter": 1, "stores": true }"#;
+        let game = translate(&file(6, 4, info)).unwrap();
+        let rules = definition::parse(&game.text).unwrap();
+        let rounds = rules.rounds.expect("a match of rounds");
+        assert_eq!(rounds.territory_pits_to_win, 10, "{}", game.text);
+        assert_eq!(rounds.starter, mancala_rules::RoundStarter::Loser);
+        // MancalaGames ends such a round by moves, not by a count of counters.
+        assert!(!rules.majority_ends, "{}", game.text);
+        // Without rounds, with a pit drawn at random, or fewer pits to win than a row: refused.
+        let without = file(6, 4, r#"{ "name": "L", "goal": 2, "goal_param": 10 }"#);
+        assert_eq!(translate(&without).unwrap_err().parameter, "goal");
+        let drawn = file(
+            6,
+            4,
+            &info.replace("\"round_starter\"", "\"round_fill\": 11, \"round_starter\""),
+        );
+        assert_eq!(translate(&drawn).unwrap_err().parameter, "round_fill");
+        let few = file(6, 4, &info.replace("10", "6"));
+        assert_eq!(translate(&few).unwrap_err().parameter, "goal_param");
     }
 
     #[test]
@@ -1831,16 +1907,19 @@ mod tests {
 
     #[test]
     fn every_parameter_that_stops_a_file_is_named() {
-        // Territory is a goal the engine lacks; with the goal set back, the split direction
-        // of an odd row stops the file too.
-        let both = file(5, 4, r#"{ "name": "Both", "goal": 2, "sow_direct": 0 }"#);
+        // Points over rounds is a goal the engine lacks; with the goal set back, the split
+        // direction of an odd row stops the file too.
+        let both = file(5, 4, r#"{ "name": "Both", "goal": 7, "sow_direct": 0 }"#);
         assert!(translate(&both).unwrap_err().parameter == "goal");
         let refusal = translate_naming_every_blocker(&both).unwrap_err();
         assert_eq!(refusal.parameter, "goal, sow_direct", "{refusal}");
-        assert!(refusal.why.contains("a goal of territory"), "{refusal}");
+        assert!(
+            refusal.why.contains("a goal of points over rounds"),
+            "{refusal}"
+        );
         assert!(refusal.why.contains("odd row"), "{refusal}");
         // One blocker alone is named as translate names it.
-        let one = file(6, 4, r#"{ "name": "One", "goal": 2 }"#);
+        let one = file(6, 4, r#"{ "name": "One", "goal": 7 }"#);
         assert_eq!(
             translate_naming_every_blocker(&one).unwrap_err(),
             translate(&one).unwrap_err()

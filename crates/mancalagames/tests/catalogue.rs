@@ -57,14 +57,19 @@ fn the_catalogue_games_count_as_mancalagames_does() {
         if from == "startpos" {
             *checked.entry(name).or_insert(0) += 1;
         } else {
-            // A later round of a match of rounds: its string says which pits are blocked.
-            assert!(root.blocked_pits() != 0, "{name} {from}: blocks a pit");
+            // A later round of a match of rounds: its string says which pits are blocked, or in
+            // a match for territory, who owns each pit now.
+            let moved = root.north_owned_pits() != Position::start(variant).north_owned_pits();
+            assert!(
+                root.blocked_pits() != 0 || moved,
+                "{name} {from}: blocks a pit or moves one"
+            );
             *later_rounds.entry(name).or_insert(0) += 1;
         }
     }
     for (name, variant) in &games {
         assert_eq!(checked.get(name.as_str()), Some(&5), "{name}: five depths");
-        if variant.rules().blocks_pits() {
+        if variant.rules().blocks_pits() || variant.rules().territory() {
             assert_eq!(
                 later_rounds.get(name.as_str()),
                 Some(&4),

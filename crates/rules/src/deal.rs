@@ -60,6 +60,7 @@ impl Position {
             round_starter: Side::South,
             on_extra_move: false,
             crossed_into: 0,
+            north_owned: rules.start_owners(),
         }
     }
 }

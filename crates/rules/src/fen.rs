@@ -42,6 +42,8 @@ pub enum PositionStringError {
     BlockedPit { field: String },
     /// The round's starter is not `S` or `N`.
     BadRoundStarter { text: String },
+    /// A match for territory's owners field is not `S` or `N` for each pit.
+    BadOwners { text: String, pits: usize },
     /// The extra-move field is not `E` or `X`.
     BadExtraMove { text: String },
     /// The crossing field is not a pit letter of the board or `X`.
@@ -108,6 +110,13 @@ impl fmt::Display for PositionStringError {
                     "the extra-move field is '{text}', expected E (on an extra move) or X"
                 )
             }
+            PositionStringError::BadOwners { text, pits } => {
+                write!(
+                    f,
+                    "the owners field is '{text}', expected S or N for each of the {pits} pits, \
+                     in pit order"
+                )
+            }
             PositionStringError::RowBlocked { side } => {
                 write!(
                     f,
@@ -134,6 +143,7 @@ impl Position {
             + 3
             + if rules.tracks_four_holders() { 2 } else { 0 }
             + rules.rounds.is_some() as usize
+            + rules.territory() as usize
             + rules.tracks_extra_move() as usize
             + rules.tracks_crossing() as usize
     }
@@ -266,6 +276,27 @@ impl Position {
         } else {
             Side::South
         };
+        let north_owned = if rules.territory() {
+            let text = fields[len + 4 + 2 * rules.tracks_four_holders() as usize];
+            let bad = || PositionStringError::BadOwners {
+                text: text.to_string(),
+                pits: len,
+            };
+            if text.len() != len {
+                return Err(bad());
+            }
+            let mut north = 0u32;
+            for (pit, letter) in text.bytes().enumerate() {
+                match letter {
+                    b'S' => {}
+                    b'N' => north |= 1 << pit,
+                    _ => return Err(bad()),
+                }
+            }
+            north
+        } else {
+            0
+        };
         // Every count is at most the total (<= 127), so the narrowing below is exact.
         let mut pits = [0u8; MAX_PITS];
         for (pit, &count) in pits.iter_mut().zip(&counts[..len]) {
@@ -283,6 +314,7 @@ impl Position {
             round_starter,
             on_extra_move,
             crossed_into,
+            north_owned,
         })
     }
 }
@@ -349,6 +381,12 @@ impl fmt::Display for Position {
         }
         if self.rules().rounds.is_some() {
             write!(f, "-{}", self.round_starter.letter())?;
+        }
+        if self.rules().territory() {
+            f.write_str("-")?;
+            for pit in 0..self.rules().pit_count() {
+                write!(f, "{}", self.owner(pit).letter())?;
+            }
         }
         if self.rules().tracks_extra_move() {
             f.write_str(if self.on_extra_move { "-E" } else { "-X" })?;

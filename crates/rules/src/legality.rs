@@ -88,10 +88,15 @@ impl Position {
         if offset as usize >= rules.pits_per_row {
             return illegal(IllegalReason::NoSuchPit);
         }
-        if side != self.side_to_move && rules.move_choice != MoveChoice::EitherRow {
+        let pit = mv.pit(rules.pits_per_row).unwrap_or_default();
+        let theirs = if rules.territory() {
+            self.owner(pit) != self.side_to_move
+        } else {
+            side != self.side_to_move && rules.move_choice != MoveChoice::EitherRow
+        };
+        if theirs {
             return illegal(IllegalReason::OpponentsPit);
         }
-        let pit = mv.pit(rules.pits_per_row).unwrap_or_default();
         if self.pits[pit] == 0 {
             return illegal(if self.is_blocked(pit) {
                 IllegalReason::BlockedPit
@@ -113,7 +118,7 @@ impl Position {
         if rules.move_choice == MoveChoice::Leftmost {
             return illegal(IllegalReason::NotLeftmost);
         }
-        let starved = rules.must_feed && self.row_total(side.opponent()) == 0;
+        let starved = rules.must_feed && self.row_total(self.side_to_move.opponent()) == 0;
         if !starved {
             return illegal(IllegalReason::Filtered);
         }

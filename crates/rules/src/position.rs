@@ -39,6 +39,9 @@ pub struct Position {
     /// The pit a single counter has just crossed into over an end of the board, which the next
     /// move may not play (where [`Rules::no_crossing_back`]): its index plus one, 0 for none.
     pub(super) crossed_into: u8,
+    /// A match for territory ([`Rules::territory`]): the pits North owns this round, a bit each
+    /// (0 elsewhere, where each row is its player's).
+    pub(super) north_owned: u32,
 }
 
 /// Why a game is over.
@@ -178,6 +181,7 @@ impl Position {
             round_starter: Side::South,
             on_extra_move: false,
             crossed_into: 0,
+            north_owned: rules.start_owners(),
         })
     }
 
@@ -200,6 +204,7 @@ impl Position {
             round_starter: Side::South,
             on_extra_move: false,
             crossed_into: 0,
+            north_owned: rules.start_owners(),
         };
         if rules.opening_from_rightmost {
             // The first move is made for South (the game's rules make sure it exists).
@@ -327,21 +332,53 @@ impl Position {
     /// Counters in `side`'s row.
     #[inline]
     pub fn row_total(&self, side: Side) -> u32 {
+        if self.rules().territory() {
+            return self.owned_total(side);
+        }
         self.pits[self.row(side)].iter().map(|&c| c as u32).sum()
+    }
+
+    /// The counters in the pits `side` owns in a match for territory.
+    fn owned_total(&self, side: Side) -> u32 {
+        let mine = match side {
+            Side::South => !self.north_owned,
+            Side::North => self.north_owned,
+        };
+        let len = self.rules().pit_count();
+        (0..len)
+            .filter(|&pit| mine >> pit & 1 != 0)
+            .map(|pit| self.pits[pit] as u32)
+            .sum()
+    }
+
+    /// The pits North owns this round, a bit each (a match for territory; 0 elsewhere).
+    #[inline]
+    pub fn north_owned_pits(&self) -> u32 {
+        self.north_owned
     }
 
     /// [`Position::row_total`] for a position of the game `S`.
     #[inline(always)]
     fn row_total_for<S: Spec>(&self, side: Side) -> u32 {
+        if S::rules(self).territory() {
+            return self.owned_total(side);
+        }
         let n = S::rules(self).pits_per_row;
         let first = side.index() * n;
         self.pits[first..first + n].iter().map(|&c| c as u32).sum()
     }
 
-    /// The owner of board index `pit`.
+    /// The owner of board index `pit`: the player whose row it is in, or in a match for
+    /// territory, who owns it this round.
     #[inline]
     pub fn owner(&self, pit: usize) -> Side {
-        if pit < self.rules().pits_per_row {
+        if self.rules().territory() {
+            if self.north_owned >> pit & 1 != 0 {
+                Side::North
+            } else {
+                Side::South
+            }
+        } else if pit < self.rules().pits_per_row {
             Side::South
         } else {
             Side::North
@@ -386,6 +423,12 @@ impl Position {
         } else if rules.move_choice == MoveChoice::EitherRow {
             for (pit, &count) in self.pits[..2 * n].iter().enumerate() {
                 moves.push_if(Move::from_pit(pit, n), count >= least);
+            }
+        } else if rules.territory() {
+            // The pits the mover owns, named by their letters (in either row).
+            for (pit, &count) in self.pits[..2 * n].iter().enumerate() {
+                let owned = (self.north_owned >> pit & 1 != 0) == (mover == Side::North);
+                moves.push_if(Move::from_pit(pit, n), owned && count >= least);
             }
         } else {
             // Written without a branch per pit: whether a pit is empty is unpredictable.
@@ -659,7 +702,11 @@ impl Position {
     fn has_majority(&self, rules: &Rules, on_board: u32) -> bool {
         let total = on_board + self.captured[0] as u32 + self.captured[1] as u32;
         if let Some(rounds) = rules.rounds {
-            let most = total.saturating_sub(rules.round_need(rounds));
+            let most = if rounds.territory_pits_to_win > 0 {
+                rules.territory_win(rounds)
+            } else {
+                total.saturating_sub(rules.round_need(rounds))
+            };
             let [south, north] = self.captured.map(u32::from);
             return south > most || north > most || (south == most && north == most);
         }

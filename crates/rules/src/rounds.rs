@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use super::position::{Ending, MAX_PITS, Position};
 use super::side::Side;
-use super::variant::{RoundFill, RoundStarter, Rules};
+use super::variant::{RoundFill, RoundStarter, Rounds, Rules};
 
 /// A round that a move ended: how, and what each player held at its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +37,9 @@ impl Position {
     ///
     /// Each player fills their own row, the start's count a pit, from the end `round-fill` says,
     /// as far as their counters go; the rest stays in their store, and the pits they cannot fill
-    /// are blocked where the game blocks them. `round-starter` says who moves first.
+    /// are blocked where the game blocks them (in a match for territory every pit is dealt and
+    /// the pits change hands instead: [`Position::deal_territory`]). `round-starter` says who
+    /// moves first.
     pub fn next_round(&self, totals: [u32; 2], last_mover: Side) -> Option<Position> {
         let rules: &Rules = self.rules();
         let rounds = rules.rounds?;
@@ -45,39 +47,16 @@ impl Position {
         if totals.iter().any(|&held| held < need) || totals[0] + totals[1] != self.total() {
             return None;
         }
-        let n = rules.pits_per_row;
         let per_pit = rules.start_count(0) as u32;
         let mut next = *self;
         next.pits = [0; MAX_PITS];
         next.blocked = 0;
         next.on_extra_move = false;
         next.crossed_into = 0;
-        for side in [Side::South, Side::North] {
-            let held = totals[side.index()];
-            let filled = (held / per_pit).min(n as u32) as usize;
-            next.captured[side.index()] = (held - filled as u32 * per_pit) as u8;
-            let first = side.index() * n;
-            for k in 0..n {
-                let pit = match rounds.fill {
-                    RoundFill::FromLeft => first + k,
-                    RoundFill::FromRight => first + n - 1 - k,
-                    RoundFill::OutsideIn => {
-                        // The k-th place from the board's left end (as South sees it) inwards,
-                        // alternating ends; South's row runs left to right, North's right to
-                        // left.
-                        let from_left = if k % 2 == 0 { k / 2 } else { n - 1 - k / 2 };
-                        match side {
-                            Side::South => from_left,
-                            Side::North => 2 * n - 1 - from_left,
-                        }
-                    }
-                };
-                if k < filled {
-                    next.pits[pit] = per_pit as u8;
-                } else if rounds.blocks {
-                    next.blocked |= 1 << pit;
-                }
-            }
+        if rounds.territory_pits_to_win > 0 {
+            next.deal_territory(totals, per_pit);
+        } else {
+            next.deal_rows(rounds, totals, per_pit);
         }
         // After a drawn round, as MancalaGames has it: the player to move at its end starts
         // under the winner rule, the other (the last mover, unless the last move gave another)
@@ -98,5 +77,73 @@ impl Position {
         next.round_starter = starter;
         next.side_to_move = starter;
         Some(next)
+    }
+}
+
+impl Position {
+    /// A match of rounds' next round: each player fills its own row from the end `round-fill`
+    /// says, as far as its counters go, the rest in its store; the pits left are blocked where
+    /// the rounds block pits.
+    fn deal_rows(&mut self, rounds: Rounds, totals: [u32; 2], per_pit: u32) {
+        let n = self.rules().pits_per_row;
+        for side in [Side::South, Side::North] {
+            let held = totals[side.index()];
+            let filled = (held / per_pit).min(n as u32) as usize;
+            self.captured[side.index()] = (held - filled as u32 * per_pit) as u8;
+            let first = side.index() * n;
+            for k in 0..n {
+                let pit = match rounds.fill {
+                    RoundFill::FromLeft => first + k,
+                    RoundFill::FromRight => first + n - 1 - k,
+                    RoundFill::OutsideIn => {
+                        // The k-th place from the board's left end (as South sees it) inwards,
+                        // alternating ends; South's row runs left to right, North's right to
+                        // left.
+                        let from_left = if k % 2 == 0 { k / 2 } else { n - 1 - k / 2 };
+                        match side {
+                            Side::South => from_left,
+                            Side::North => 2 * n - 1 - from_left,
+                        }
+                    }
+                };
+                if k < filled {
+                    self.pits[pit] = per_pit as u8;
+                } else if rounds.blocks {
+                    self.blocked |= 1 << pit;
+                }
+            }
+        }
+    }
+
+    /// A match for territory's next round: the start's count in every pit, nothing captured, and
+    /// the round's winner owning as many pits as its counters fill (one more where the rest is
+    /// over half a pit), counter-clockwise from its row's first pit; after a drawn round each
+    /// player owns its row.
+    fn deal_territory(&mut self, totals: [u32; 2], per_pit: u32) {
+        let len = self.rules().pit_count();
+        let n = self.rules().pits_per_row;
+        let (winner, owned) = match totals[0].cmp(&totals[1]) {
+            Ordering::Equal => (Side::North, n),
+            order => {
+                let winner = if order == Ordering::Greater {
+                    Side::South
+                } else {
+                    Side::North
+                };
+                let held = totals[winner.index()];
+                let filled = held / per_pit + (held % per_pit > per_pit / 2) as u32;
+                (winner, (filled as usize).min(len))
+            }
+        };
+        self.captured = [0, 0];
+        self.pits[..len].fill(per_pit as u8);
+        self.north_owned = 0;
+        let first = winner.index() * n;
+        for k in 0..len {
+            let owner = if k < owned { winner } else { winner.opponent() };
+            if owner == Side::North {
+                self.north_owned |= 1 << ((first + k) % len);
+            }
+        }
     }
 }

@@ -285,6 +285,12 @@ pub struct Rounds {
     /// the start's count; a round also ends the match as soon as a player has captured more than
     /// the counters less that many (the other could not go on).
     pub pits_to_go_on: u8,
+    /// A match played for territory where not 0: the pits each player owns (plays, feeds, and
+    /// takes the counters of) follow the counters they held at the last round's end, and the
+    /// player who can fill this many pits wins the match (see [`Position::next_round`]).
+    ///
+    /// [`Position::next_round`]: crate::Position::next_round
+    pub territory_pits_to_win: u8,
 }
 
 /// Where a new round's counters go first in each row.
@@ -635,9 +641,48 @@ impl Rules {
     }
 
     /// The counters a player needs to play another round of `rounds`: its pits to go on at the
-    /// start's count (a game in rounds starts with the same count in every pit).
+    /// start's count (a game in rounds starts with the same count in every pit). In a match for
+    /// territory, what the other leaves when short of a win by more than half a pit.
     #[inline]
     pub const fn round_need(&self, rounds: Rounds) -> u32 {
-        rounds.pits_to_go_on as u32 * self.start_count(0) as u32
+        let per_pit = self.start_count(0) as u32;
+        if rounds.territory_pits_to_win > 0 {
+            self.total() - self.territory_win(rounds) + per_pit / 2
+        } else {
+            rounds.pits_to_go_on as u32 * per_pit
+        }
+    }
+
+    /// Who owns the pits at the start, North's a bit each: in a match for territory, North's
+    /// row; elsewhere 0 (the rows say it).
+    #[inline]
+    pub const fn start_owners(&self) -> u32 {
+        if self.territory() {
+            ((1u32 << self.pits_per_row) - 1) << self.pits_per_row
+        } else {
+            0
+        }
+    }
+
+    /// Whether the game is a match for territory (see [`Rounds::territory_pits_to_win`]): who
+    /// owns a pit is then part of the position.
+    #[inline(always)]
+    pub const fn territory(&self) -> bool {
+        matches!(
+            self.rounds,
+            Some(Rounds {
+                territory_pits_to_win: 1..,
+                ..
+            })
+        )
+    }
+
+    /// In a match for territory, the counters a player must have more than to win the match (as
+    /// MancalaGames counts it: enough to fill one pit fewer than it needs and the last more than
+    /// half).
+    #[inline]
+    pub const fn territory_win(&self, rounds: Rounds) -> u32 {
+        let per_pit = self.start_count(0) as u32;
+        (rounds.territory_pits_to_win as u32 - 1) * per_pit + per_pit / 2 + 1
     }
 }

@@ -1688,3 +1688,125 @@ fn a_lap_whose_capture_empties_its_own_last_pit_ends_the_move() {
     assert_eq!(total, 8, "{pos}");
     assert_eq!(pos.to_string(), "0-0-0-0-3-5-S");
 }
+
+// ---------------------------------------------------------------------------------------------
+// A match for territory
+
+/// Registers a 2×3 match for territory: 3 a pit (18 counters), 5 pits to win, with `rules` added.
+fn territory_game(name: &str, rules: &str) -> Variant {
+    game_file(&format!(
+        "name = \"{name}\"\npits-per-row = 3\nstart = 3\ncapture-counts = [2]\n\
+         leftover = \"row-owner\"\nrounds = true\nterritory-pits-to-win = 5\n{rules}"
+    ))
+}
+
+#[test]
+fn in_a_match_for_territory_a_player_moves_from_the_pits_it_owns() {
+    let land = territory_game("territory-moves", "");
+    // North owns South's `A` this round (the last field names each pit's owner).
+    let south = position(land, "2-2-2-2-2-2-3-3-S-S-NSSNNN");
+    assert_eq!(south.legal_moves().to_string(), "B C");
+    let refused = south.check_move(mv("A")).unwrap_err();
+    assert_eq!(refused.reason, IllegalReason::OpponentsPit);
+    let north = position(land, "2-2-2-2-2-2-3-3-N-S-NSSNNN");
+    assert_eq!(north.legal_moves().to_string(), "A a b c");
+    // North sows from `A` as from any pit, counter-clockwise.
+    assert_eq!(
+        play(land, "2-2-2-2-2-2-3-3-N-S-NSSNNN", "A").0,
+        "0-3-3-2-2-2-3-3-S-S-NSSNNN"
+    );
+}
+
+#[test]
+fn in_a_match_for_territory_the_pits_a_player_owns_are_its_row() {
+    // Feeding: North's own pits `b c` are empty, so South must feed them: `C` sows into `a`,
+    // which South owns; only `a` reaches North's.
+    let feeding = territory_game(
+        "territory-feeding",
+        "must-feed = true\nunfed = \"as-leftover\"\n",
+    );
+    let pos = position(feeding, "0-0-1-2-0-0-8-7-S-S-SSSSNN");
+    assert_eq!(pos.legal_moves().to_string(), "a");
+    assert_eq!(
+        pos.check_move(mv("C")).unwrap_err().reason,
+        IllegalReason::DoesNotFeed
+    );
+    // The end on the mover's row empty, and the leftover to each pit's owner: South's `A C`
+    // are empty, North takes its `B` and `a`.
+    let ends = territory_game("territory-row-empty", "game-ends = \"mover-row-empty\"\n");
+    assert_eq!(
+        final_totals(ends, "0-3-0-1-0-0-7-7-S-S-SNSNNN"),
+        (Ending::RowEmpty, [7, 11])
+    );
+}
+
+#[test]
+fn a_match_for_territory_deals_the_winner_the_pits_its_counters_fill() {
+    let land = territory_game("territory-deal", "");
+    let ended = position(land, "0-0-0-0-0-0-9-9-S-S-SSSNNN");
+    let deal = |totals: [u32; 2]| ended.next_round(totals, Side::North).map(|p| p.to_string());
+    // North's 11 fill three pits and two thirds of a fourth (over half: it is North's), from
+    // North's first pit `a`, round to South's `A`. Every pit starts again with 3.
+    assert_eq!(deal([7, 11]).unwrap(), "3-3-3-3-3-3-0-0-N-N-NSSNNN");
+    // South's 10 fill three pits and a third of a fourth: three pits, as at the start.
+    assert_eq!(deal([10, 8]).unwrap(), "3-3-3-3-3-3-0-0-N-N-SSSNNN");
+    // South's 11: four pits, from its `A` to North's `a`.
+    assert_eq!(deal([11, 7]).unwrap(), "3-3-3-3-3-3-0-0-N-N-SSSSNN");
+    // A drawn round: each owns its row.
+    let drawn = position(land, "0-0-0-0-0-0-9-9-S-S-NSSNNN");
+    assert_eq!(
+        drawn.next_round([9, 9], Side::North).unwrap().to_string(),
+        "3-3-3-3-3-3-0-0-N-N-SSSNNN"
+    );
+    // Five pits to win: more than 4 × 3 + 1 = 13 counters win; a round that leaves a player
+    // fewer than 18 - 14 + 1 = 5 ends the match.
+    assert!(deal([13, 5]).is_some());
+    assert_eq!(deal([14, 4]), None);
+}
+
+#[test]
+fn a_match_for_territory_ends_when_a_player_can_no_longer_hold_enough_pits() {
+    let land = territory_game("territory-end", "");
+    // South's `C` makes 2 in `a` and takes them: the board is empty with 14 against 4, and the
+    // match is South's.
+    let mut game = Game::new(
+        position(land, "0-0-1-1-0-0-12-4-S-S-SSSNNN"),
+        LastFourRule::default(),
+    );
+    game.play(mv("C")).unwrap();
+    assert!(game.is_over());
+    assert_eq!(game.result(), Some(mancala_rules::GameResult::SouthWins));
+    assert_eq!(game.score(), [14, 4]);
+    // With `majority-ends`, a player past 13 captured ends the match at once.
+    let majority = territory_game("territory-majority", "majority-ends = true\n");
+    assert_eq!(
+        final_totals(majority, "1-1-1-0-0-0-15-0-N-S-SSSNNN").0,
+        Ending::Majority
+    );
+    assert_eq!(
+        position(majority, "1-1-1-1-0-0-14-0-N-S-SSSNNN").own_ending(),
+        None
+    );
+}
+
+#[test]
+fn position_strings_of_a_match_for_territory_name_each_pit_s_owner() {
+    let land = territory_game("territory-strings", "");
+    assert_eq!(
+        Position::start(land).to_string(),
+        "3-3-3-3-3-3-0-0-S-S-SSSNNN"
+    );
+    let error = Position::from_position_string(land, "3-3-3-3-3-3-0-0-S-S-SSXNNN").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the owners field is 'SSXNNN', expected S or N for each of the 6 pits, in pit order"
+    );
+    assert!(Position::from_position_string(land, "3-3-3-3-3-3-0-0-S-S").is_err());
+    // Rules that ask whose row a pit is in by its row are refused with territory.
+    let refused = definition::register(
+        "name = \"territory-side\"\npits-per-row = 3\nstart = 3\nleftover = \"row-owner\"\n\
+         rounds = true\nterritory-pits-to-win = 5\ncapture-side = \"own\"\n",
+    )
+    .unwrap_err();
+    assert!(refused.to_string().contains("capture-side"), "{refused}");
+}

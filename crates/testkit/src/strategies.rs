@@ -58,6 +58,17 @@ pub fn position_string(variant: Variant) -> impl Strategy<Value = String> {
                 // Who started the round.
                 fields.push(["S", "N", "N"][first].to_string());
             }
+            if variant.rules().territory() {
+                // Who owns each pit: the rows, some pits changed hands.
+                let n = variant.rules().pits_per_row;
+                let owners: String = (0..len)
+                    .map(|pit| {
+                        let moved = (pit + four + 2 * first) % 4 == 0;
+                        if (pit >= n) != moved { 'N' } else { 'S' }
+                    })
+                    .collect();
+                fields.push(owners);
+            }
             if variant.rules().tracks_extra_move() {
                 // Whether the side to move is on an extra move.
                 fields.push(["E", "X", "X"][four].to_string());
@@ -119,6 +130,9 @@ fn start_of(v: Variant) -> impl Strategy<Value = (Variant, String)> {
 /// they need). The
 /// name is made from the rules, so that the same rules come back as the same game.
 pub fn game_definition() -> impl Strategy<Value = String> {
+    fn has_line(lines: &[String], wanted: &str) -> bool {
+        lines.iter().any(|l| l == wanted)
+    }
     let board = (2usize..=12, 1u32..=5, any::<bool>(), any::<u64>());
     let single = (
         (
@@ -349,6 +363,8 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             && !claims_at_end
                         {
                             lines.push("rounds = true".into());
+                        }
+                        if has_line(&lines, "rounds = true") {
                             lines.push(format!(
                                 "round-fill = \"{}\"",
                                 ["from-left", "from-right"][(seed >> 3 & 1) as usize]
@@ -447,6 +463,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                                         | "round-starter"
                                         | "round-blocks"
                                         | "round-pits-to-go-on"
+                                        | "territory-pits-to-win"
                                         | "game-ends"
                                 ) || immobilize
                                     && matches!(key, "extra-turn-in-store" | "capture-extra-move"))
@@ -481,6 +498,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                                         | "round-starter"
                                         | "round-blocks"
                                         | "round-pits-to-go-on"
+                                        | "territory-pits-to-win"
                                         | "goal"
                                 ) && line != "leftover = \"row-owner\""
                                     && !(key == "game-ends" && line != "game-ends = \"majority\"")
@@ -571,6 +589,58 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                     format!("start = [{}]", list(&start))
                 };
                 lines.insert(1, start_line);
+                // A match for territory (rows of up to 6 pits), the rules that ask whose row a
+                // pit is in by its row set back (kept only where the file still loads).
+                let n = lines
+                    .iter()
+                    .find_map(|l| l.strip_prefix("pits-per-row = "))
+                    .and_then(|v| v.parse::<usize>().ok())
+                    .unwrap_or(12);
+                if seed >> 44 & 1 != 0 && n <= 6 && has_line(&lines, "rounds = true") {
+                    let mut land: Vec<String> = lines
+                        .iter()
+                        .filter(|line| {
+                            let key = line.split(" = ").next().unwrap_or("");
+                            !matches!(
+                                key,
+                                "round-fill"
+                                    | "round-blocks"
+                                    | "round-pits-to-go-on"
+                                    | "capture-side"
+                                    | "relay-side"
+                                    | "grand-slam"
+                                    | "move-filter"
+                                    | "min-move"
+                                    | "moves"
+                                    | "direction-by"
+                                    | "no-crossing-back"
+                                    | "chosen-direction-pits"
+                                    | "goal"
+                                    | "capture-empty-opposite"
+                                    | "capture-takes-own"
+                                    | "capture-empty-either-row"
+                                    | "capture-takes-own-alone"
+                                    | "sow-own-store"
+                                    | "extra-turn-in-store"
+                                    | "store-at-right"
+                                    | "store-one-per-lap"
+                            ) && line.as_str() != "game-ends = \"row-empty\""
+                        })
+                        .cloned()
+                        .collect();
+                    if !land.iter().any(|l| l.starts_with("capture-counts")) {
+                        land.push("capture-counts = [2]".into());
+                    }
+                    land.push(format!(
+                        "territory-pits-to-win = {}",
+                        n + 1 + (seed >> 45) as usize % n
+                    ));
+                    let text = land.join("\n") + "\n";
+                    let parsed = mancala_rules::definition::parse(&format!("name = \"t\"\n{text}"));
+                    if parsed.is_ok() {
+                        lines = land;
+                    }
+                }
                 let body = lines.join("\n") + "\n";
                 // A name from the rules: the same rules, the same name.
                 let hash = body.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {

@@ -69,10 +69,13 @@ fn board_shape(variant: Variant) -> String {
             ""
         },
         if rules.any_total { ", any total" } else { "" },
-        if rules.rounds.is_some() {
-            ", a match of rounds"
-        } else {
-            ""
+        match rules.rounds {
+            Some(rounds) if rounds.territory_pits_to_win > 0 => format!(
+                ", a match for territory, {} pits to win",
+                rounds.territory_pits_to_win
+            ),
+            Some(_) => ", a match of rounds".to_string(),
+            None => String::new(),
         },
         if rules.random_start {
             ", dealt at random"
@@ -294,10 +297,28 @@ pub fn diagram(game: &Game) -> Vec<Reply> {
     }
     if pos.rules().rounds.is_some() {
         lines.push(format!(
-            "Match of rounds: {} ended since the position was set; this round started by {} \
-             (x: a pit blocked for the round)",
+            "Match of rounds: {} ended since the position was set; this round started by {}{}",
             game.rounds_ended(),
-            pos.round_starter()
+            pos.round_starter(),
+            if pos.rules().blocks_pits() {
+                " (x: a pit blocked for the round)"
+            } else {
+                ""
+            }
+        ));
+    }
+    if pos.rules().territory() {
+        let owners = |side: Side| {
+            let pits: Vec<String> = (0..pos.rules().pit_count())
+                .filter(|&pit| pos.owner(pit) == side)
+                .map(|pit| Move::from_pit(pit, pos.rules().pits_per_row).to_string())
+                .collect();
+            pits.join(" ")
+        };
+        lines.push(format!(
+            "Pits owned: South {}; North {}",
+            owners(Side::South),
+            owners(Side::North)
         ));
     }
     lines.push(format!("Position: {pos}"));
@@ -322,17 +343,24 @@ pub fn rounds_ended(game: &Game, from: usize) -> Vec<Reply> {
     game.round_ends_from(from)
         .map(|(end, next)| {
             let [south, north] = end.totals;
-            let blocked = next.blocked_pits().count_ones();
+            let count = |n: u32| match n {
+                1 => "1 pit".to_string(),
+                n => format!("{n} pits"),
+            };
+            let how = if next.rules().territory() {
+                let north_owns = next.north_owned_pits().count_ones();
+                let south_owns = next.rules().pit_count() as u32 - north_owns;
+                format!("South owns {}, North {}", count(south_owns), north_owns)
+            } else {
+                match next.blocked_pits().count_ones() {
+                    0 => "no pit blocked".to_string(),
+                    n => format!("{} blocked", count(n)),
+                }
+            };
             Reply::info_string(format!(
-                "round over ({}): South {south}, North {north}; next round: {} to move, {} \
-                 blocked",
+                "round over ({}): South {south}, North {north}; next round: {} to move, {how}",
                 end.ending,
                 next.side_to_move(),
-                match blocked {
-                    0 => "no pit".to_string(),
-                    1 => "1 pit".to_string(),
-                    n => format!("{n} pits"),
-                }
             ))
         })
         .collect()

@@ -90,6 +90,10 @@ fn key_with<S: Spec>(pos: &Position, with_captured: bool) -> u64 {
         // The pit a single counter crossed into, plus one: at most 24, bits 18 to 22.
         state |= pos.crossed_into().map_or(0, |pit| pit as u64 + 1) << 18;
     }
+    if rules.territory() {
+        // At most 12 pits: bits 40 to 51 (a match for territory blocks no pits).
+        state |= (pos.north_owned_pits() as u64) << 40;
+    }
     if rules.blocks_pits() {
         // At most 24 pits: bits 40 to 63 (no game both blocks pits and tracks the four holders).
         state |= (pos.blocked_pits() as u64) << 40;

@@ -706,13 +706,15 @@ impl<'a, S: Spec> Worker<'a, S> {
         let mut best = stand_pat;
         let mut captures = Ordered::new();
         // The row's non-empty pits are the moves, unless a rule narrows them down or gives
-        // other moves (a least move, a filter, another row, a direction chosen).
+        // other moves (a least move, a filter, another row, a direction chosen, the pits owned
+        // in a match for territory).
         let rules = S::rules(pos);
         let places = if pos.must_feed_for::<S>()
             || rules.move_choice != MoveChoice::AnyPit
             || rules.min_move > 1
             || rules.move_filter != MoveFilter::Every
             || rules.chosen_direction_pits != 0
+            || rules.territory()
         {
             let legal = pos.legal_moves_for::<S>();
             for (place, &mv) in legal.iter().enumerate() {

@@ -57,7 +57,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 56] = [
+pub const FIELDS: [(&str, &str, &str); 57] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -423,6 +423,22 @@ pub const FIELDS: [(&str, &str, &str); 56] = [
          row's end pit beside it) may not be moved straight back: the next move may not play \
          that pit while it holds that one counter; position strings then end with that pit's \
          letter, or `X` for none",
+    ),
+    (
+        "territory-pits-to-win",
+        "a number of pits, 0 for none",
+        "with `rounds`: a match for territory, won by the player who can fill this many pits \
+         (more than a row's, at most the board's). Who owns a pit changes from round to round: a \
+         player plays, feeds and is given the leftover of the pits they own. Each round is dealt \
+         the start's count in every pit; the round's winner owns as many pits as its counters \
+         fill (one more where the rest is over half a pit), counter-clockwise from its row's \
+         first pit, the other the rest (after a drawn round each owns its row). With W the \
+         counters that fill one pit fewer than this and the last over half, the match ends after \
+         a round that leaves a player fewer than the total less W plus half a pit, and with \
+         `majority-ends` as soon as a player has captured more than W. Position \
+         strings add, after the round's starter, the owner of each pit (`S` or `N`, in pit \
+         order). Rows of at most 6 pits; `round-fill`, `round-blocks` and \
+         `round-pits-to-go-on` do not apply",
     ),
 ];
 
@@ -939,11 +955,24 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
             format!("{pits_to_go_on} is not from 1 to the {n} pits of a row"),
         ));
     }
+    let territory_pits_to_win = f.number("territory-pits-to-win", Some(0))?;
+    if territory_pits_to_win != 0 && !(n as u64 + 1..=2 * n as u64).contains(&territory_pits_to_win)
+    {
+        return Err(error(
+            "territory-pits-to-win",
+            format!(
+                "{territory_pits_to_win} is not from {} to the {} pits of the board",
+                n + 1,
+                2 * n
+            ),
+        ));
+    }
     let rounds = Rounds {
         fill: round_fill,
         starter: round_starter,
         blocks: round_blocks,
         pits_to_go_on: pits_to_go_on as u8,
+        territory_pits_to_win: territory_pits_to_win as u8,
     };
     if !in_rounds {
         let unused = [
@@ -951,6 +980,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
             ("round-starter", round_starter != RoundStarter::Alternate),
             ("round-blocks", round_blocks),
             ("round-pits-to-go-on", pits_to_go_on != 1),
+            ("territory-pits-to-win", territory_pits_to_win != 0),
         ];
         if let Some((field, _)) = unused.iter().find(|(_, set)| *set) {
             return Err(error(field, "needs rounds = true"));
@@ -1233,6 +1263,51 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ));
         }
     }
+    if let Some(rounds) = rules.rounds.filter(|_| rules.territory()) {
+        if rules.pit_count() > MAX_ROW {
+            return Err(error(
+                "territory-pits-to-win",
+                format!(
+                    "a match for territory is implemented for rows of at most {} pits (a move \
+                     list holds {MAX_ROW} moves)",
+                    MAX_ROW / 2
+                ),
+            ));
+        }
+        // Rules that ask whose row a pit is in, where the pits a player owns change hands, or
+        // that deal a round otherwise than territory does.
+        let by_row = [
+            ("random-start", rules.random_start),
+            ("any-total", rules.any_total),
+            ("opening-from-rightmost", rules.opening_from_rightmost),
+            ("moves", rules.move_choice != MoveChoice::AnyPit),
+            ("min-move", rules.min_move > 1),
+            ("move-filter", rules.move_filter != MoveFilter::Every),
+            ("chosen-direction-pits", rules.chosen_direction_pits != 0),
+            (
+                "direction-by",
+                rules.direction_rule == DirectionRule::RowHalves,
+            ),
+            ("sow-own-store", rules.sow_own_store),
+            ("capture-side", rules.capture_side != CaptureSide::Any),
+            ("relay-side", rules.relay_side != CaptureSide::Any),
+            ("capture-empty-opposite", rules.capture_empty_opposite),
+            ("grand-slam", rules.grand_slam != GrandSlam::Captures),
+            ("game-ends", rules.own_end == OwnEnd::RowEmpty),
+            ("goal", rules.goal != Goal::MostCounters),
+            ("no-crossing-back", rules.no_crossing_back),
+            ("round-fill", rounds.fill != RoundFill::FromLeft),
+            ("round-blocks", rounds.blocks),
+            ("round-pits-to-go-on", rounds.pits_to_go_on != 1),
+        ];
+        if let Some(field) = first_in_use(&by_row) {
+            return Err(error(
+                field,
+                "is not a rule of a match for territory (territory-pits-to-win), where the pits \
+                 a player owns change from round to round",
+            ));
+        }
+    }
     let relay = matches!(rules.laps, Laps::Relay { .. });
     for (field, used) in [
         ("lap-limit", rules.lap_limit != 0),
@@ -1481,8 +1556,9 @@ pub fn write(rules: &Rules) -> String {
         starter: RoundStarter::Alternate,
         blocks: false,
         pits_to_go_on: 1,
+        territory_pits_to_win: 0,
     });
-    let values: [String; 56] = [
+    let values: [String; 57] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -1544,6 +1620,7 @@ pub fn write(rules: &Rules) -> String {
                 .collect::<Vec<_>>()
         ),
         rules.no_crossing_back.to_string(),
+        rounds.territory_pits_to_win.to_string(),
     ];
     FIELDS
         .iter()
