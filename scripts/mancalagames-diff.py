@@ -109,7 +109,22 @@ def mg_fen(game):
         fen += "-E" if game.rturn_cnt > 0 else "-X"
     if tracks_crossing(game):
         fen += "-" + crossed_into(game)
+    if game.info.sow_direct == 2:
+        # The way South sows, chosen by the first move of the game (or round).
+        fen += "-" + south_direction(game)
     return fen
+
+
+def south_direction(game):
+    """The engine's directions field where the first move chooses them (`sow_direct` 2): `X`
+    before the first move, else `>` where South sows counter-clockwise, `<` clockwise."""
+    import game_info as gi
+    if game.mcount == 1:
+        return "X"
+    getter = game.deco.get_dir
+    while not hasattr(getter, "player_dirs"):
+        getter = getter.decorator
+    return ">" if getter.player_dirs[False] == gi.Direct.CCW else "<"
 
 
 def tracks_crossing(game):

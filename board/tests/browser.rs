@@ -386,6 +386,52 @@ fn a_match_of_rounds_shows_its_blocked_pits_and_plays_on() {
 }
 
 #[test]
+fn the_first_move_asks_which_way_and_later_moves_do_not() {
+    if !available() {
+        return;
+    }
+    let file =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/catalogue/sowopdirs.toml");
+    let variant =
+        mancala_rules::definition::register(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&["--game", file.to_str().unwrap()]);
+    let mut page = open(&chromium, &server, 1100, 900, false);
+    switch_to(&mut page, variant);
+    // The game's first move chooses its way: the page asks.
+    page.click(".pit.legal[data-move='B']");
+    page.wait_for(
+        "document.querySelectorAll('.choose-direction').length === 2",
+        LONG,
+        "the page asks which way",
+    );
+    page.click(".choose-direction[data-move='B<']");
+    page.wait_for(
+        "document.getElementById('moves').dataset.moves.startsWith('B<')",
+        LONG,
+        "the chosen move is played",
+    );
+    settled(&mut page);
+    assert!(
+        position_string(&mut page).ends_with("-<"),
+        "South now sows clockwise"
+    );
+    // From then on the moves name no way, and the game plays on by clicks.
+    play(&mut page, variant, Position::start(variant), 40);
+    assert!(
+        moves(&mut page)
+            .iter()
+            .skip(1)
+            .all(|m| m.chosen_direction().is_none()),
+        "a later move named a way"
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('.choose-direction').length"),
+        serde_json::json!(0)
+    );
+}
+
+#[test]
 fn a_match_for_territory_shows_the_pits_that_changed_hands() {
     if !available() {
         return;

@@ -295,8 +295,13 @@ fn rust_source(rules: &Rules) -> String {
         None => "None".to_string(),
         Some(r) => format!(
             "Some(Rounds {{ fill: RoundFill::{:?}, starter: RoundStarter::{:?}, blocks: {}, \
-             pits_to_go_on: {}, territory_pits_to_win: {} }})",
-            r.fill, r.starter, r.blocks, r.pits_to_go_on, r.territory_pits_to_win
+             pits_to_go_on: {}, territory_pits_to_win: {}, partial_pit_to_loser: {} }})",
+            r.fill,
+            r.starter,
+            r.blocks,
+            r.pits_to_go_on,
+            r.territory_pits_to_win,
+            r.partial_pit_to_loser
         ),
     };
     format!(

@@ -190,7 +190,7 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
             (
                 "Alternating",
                 r#"{ "name": "Alternating", "capt_on": [2, 3], "sow_direct": 2 }"#,
-                6,
+                7,
                 4,
             ),
             (
@@ -247,8 +247,8 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
             files[2].display()
         ),
         format!(
-            "refused  {}: sow_direct = 2: directions chosen by the first move and then \
-             alternated is not a rule the engine has",
+            "refused  {}: sow_direct = 2 with 7 holes: directions chosen by the first move \
+             are implemented for rows of at most 6 pits",
             files[3].display()
         ),
         format!(

@@ -287,7 +287,8 @@ fn bench_is_repeatable_and_ends_with_the_two_totals() {
 }
 
 /// The search in games whose moves name a direction, whose rows belong to nobody, whose
-/// positions remember a crossing, or whose pits change hands (a match for territory): along a game of short searches, every `bestmove` is one of the
+/// positions remember a crossing, whose pits change hands (a match for territory), or whose
+/// first move chooses the players' directions: along a game of short searches, every `bestmove` is one of the
 /// position's legal moves (as `query moves` lists them) and is accepted by `move`.
 #[test]
 fn the_search_answers_legal_moves_in_games_of_the_new_kinds_of_moves() {
@@ -300,6 +301,7 @@ fn the_search_answers_legal_moves_in_games_of_the_new_kinds_of_moves() {
         ("nosides", "startpos"),
         ("sadeqa-iv", "startpos"),
         ("namnam", territory),
+        ("sowopdirs", "startpos"),
     ] {
         let mut engine = Engine::start();
         engine.send(&format!(

@@ -418,6 +418,12 @@ fn start_pattern(pattern: i64, holes: i64, seeds: i64) -> Result<Vec<i64>, Refus
                 board[n + loc] = seeds;
             }
         }
+        // Every pit full, and one more in each row's rightmost pit.
+        8 => {
+            board.fill(seeds);
+            board[n - 1] += 1;
+            board[2 * n - 1] += 1;
+        }
         // Alternating, then a quarter of a pit's counters moved across, the board turned round.
         _ => {
             if !n.is_multiple_of(2) {
@@ -552,7 +558,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         0 => (seeds, false),
         // The starter's first move from their rightmost pit, made for them.
         9 if int(info, "rounds", 0)? == 0 => (seeds, false),
-        pattern @ (1..=5 | 7) => {
+        pattern @ (1..=5 | 7 | 8) => {
             start_list = Some(start_pattern(pattern, holes, seeds)?);
             (seeds, false)
         }
@@ -572,7 +578,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 format!(
                     "= {other}: a start {} is not a rule the engine has",
                     match other {
-                        8 => "with one more in the rightmost pit",
                         9 => "made by a move, in a match of rounds",
                         10 => "made by a random move",
                         11 => "that no sowing repeats into one's own row",
@@ -674,6 +679,19 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         1 => ("counter-clockwise", "fixed"),
         -1 => ("clockwise", "fixed"),
         3 => ("counter-clockwise", "hand-parity"),
+        // The first move's player chooses its way; each player then keeps one (MancalaGames
+        // makes every pit's direction chosen, for the first move).
+        2 if 2 * holes <= MAX_ROW as i64 => ("counter-clockwise", "first-move"),
+        2 => {
+            return Err(refuse(
+                "sow_direct",
+                format!(
+                    "= 2 with {holes} holes: directions chosen by the first move are implemented \
+                     for rows of at most {} pits",
+                    MAX_ROW / 2
+                ),
+            ));
+        }
         0 if holes % 2 == 0 || udir.contains(&(holes / 2)) => ("counter-clockwise", "row-halves"),
         0 => {
             return Err(refuse(
@@ -688,7 +706,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 format!(
                     "= {other}: {} is not a rule the engine has",
                     match other {
-                        2 => "directions chosen by the first move and then alternated",
                         4 => "sowing towards the centre",
                         _ => "this direction",
                     }
@@ -698,7 +715,8 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     };
     lines.push(format!("direction-by = \"{direction_by}\""));
     lines.push(format!("direction = \"{direction}\""));
-    if !udir.is_empty() {
+    let first_move = direction_by == "first-move";
+    if first_move || !udir.is_empty() {
         // MancalaGames' own rules allow no grand-slam rule and no move restriction that
         // depends on the direction with them; its sowing into stores is not had here.
         for key in ["grandslam", "allow_rule", "sow_stores", "no_sides"] {
@@ -710,6 +728,8 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 ));
             }
         }
+    }
+    if !udir.is_empty() && !first_move {
         if holes + udir.len() as i64 > MAX_ROW as i64 {
             return Err(refuse(
                 "udir_holes",
@@ -1471,7 +1491,10 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             ));
         }
         0 => {}
-        2 => {
+        // Rounds that end once the start's count or fewer are left, where the last capture's
+        // pick of the last counters (pickextra 3) ends them already: MancalaGames then adds no
+        // end of its own, and in a match for territory its round is won early by W counters.
+        2 | 3 if rounds == 2 || territory && pickextra == 3 => {
             if !matches!(
                 leftover,
                 "row-owner" | "last-mover" | "split-odd-to-trailing"
@@ -1523,14 +1546,13 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 // A drawn hole goes to the winner only over half a pit: MancalaGames' own
                 // rounding (its random draw is for an even start count only).
                 let rounded = round_fill == 0 || round_fill == 11 && seeds % 2 == 1;
-                if !rounded {
+                if !rounded && round_fill != 12 {
                     return Err(refuse(
                         "round_fill",
                         format!(
                             "= {round_fill}: a territory {} is not a rule the engine has",
                             match round_fill {
                                 11 => "whose half-filled pit is drawn at random",
-                                12 => "whose partly filled pit goes to the loser",
                                 13 => "whose partly filled pit is left empty",
                                 _ => "dealt this way",
                             }
@@ -1553,6 +1575,12 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 lines.push("rounds = true".into());
                 lines.push(format!("round-starter = \"{starter}\""));
                 lines.push(format!("territory-pits-to-win = {pits}"));
+                if rounds == 3 {
+                    lines.push("majority-ends = true".into());
+                }
+                if round_fill == 12 {
+                    lines.push("territory-partial-pit-to-loser = true".into());
+                }
             } else {
                 let pits = int(info, "goal_param", 0)?.max(1);
                 if pits > holes {
@@ -1651,6 +1679,26 @@ mod tests {
     }
 
     #[test]
+    fn directions_chosen_by_the_first_move_become_direction_by_first_move() {
+        let info = r#"{ "name": "Ways", "sow_direct": 2, "capt_on": [2] }"#;
+        let game = translate(&file(5, 4, info)).unwrap();
+        let rules = definition::parse(&game.text).unwrap();
+        assert!(rules.tracks_directions(), "{}", game.text);
+        assert_eq!(rules.chosen_direction_pits, 0, "{}", game.text);
+        // Twice the pits of a row of 7 would not fit a move list; a grand slam rule would need
+        // a direction before the move.
+        assert_eq!(
+            translate(&file(7, 4, info)).unwrap_err().parameter,
+            "sow_direct"
+        );
+        let slam = r#"{ "name": "Ways", "sow_direct": 2, "capt_on": [2], "grandslam": 1 }"#;
+        assert_eq!(
+            translate(&file(5, 4, slam)).unwrap_err().parameter,
+            "grandslam"
+        );
+    }
+
+    #[test]
     fn a_goal_of_territory_becomes_a_match_for_territory() {
         let info = r#"{ "name": "Land", "goal": 2, "goal_param": 10, "rounds": 2,
                         "round_starter": 1, "stores": true }"#;
@@ -1672,6 +1720,16 @@ mod tests {
         assert_eq!(translate(&drawn).unwrap_err().parameter, "round_fill");
         let few = file(6, 4, &info.replace("10", "6"));
         assert_eq!(translate(&few).unwrap_err().parameter, "goal_param");
+        // Rounds ended by the pick of the last counters: won early by W counters.
+        let picked = info.replace("\"rounds\": 2", "\"rounds\": 3, \"pickextra\": 3");
+        let game = translate(&file(6, 4, &picked)).unwrap();
+        let rules = definition::parse(&game.text).unwrap();
+        assert!(rules.majority_ends && rules.territory(), "{}", game.text);
+        // The partly filled pit to the loser.
+        let to_loser = info.replace("\"round_starter\"", "\"round_fill\": 12, \"round_starter\"");
+        let game = translate(&file(6, 4, &to_loser)).unwrap();
+        let rules = definition::parse(&game.text).unwrap();
+        assert!(rules.rounds.unwrap().partial_pit_to_loser, "{}", game.text);
     }
 
     #[test]
@@ -1880,6 +1938,7 @@ mod tests {
             (5, 6, 4, &[4, 4, 4, 4, 0, 0, 4, 4, 4, 4, 0, 0]),
             (5, 7, 3, &[3, 3, 3, 3, 3, 0, 0, 3, 3, 3, 3, 3, 0, 0]),
             (7, 6, 4, &[1, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 3]),
+            (8, 5, 4, &[4, 4, 4, 4, 5, 4, 4, 4, 4, 5]),
         ] {
             assert_eq!(
                 start_pattern(pattern, holes, seeds).unwrap(),

@@ -61,6 +61,7 @@ impl Position {
             on_extra_move: false,
             crossed_into: 0,
             north_owned: rules.start_owners(),
+            south_direction: None,
         }
     }
 }

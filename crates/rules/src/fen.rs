@@ -1,14 +1,17 @@
 //! Position strings (RULES.md, "Position strings"): `<pits…>-<South captured>-<North captured>-<S|N>[-<S|N|X>-<S|N|X>]`;
 //! in a match of rounds a blocked pit is written `x`, and one more field says who started the
-//! round (`S` or `N`); where a capture gives one extra move at most, or a goal won outright has
-//! extra moves, a last field says whether the side to move is on one (`E`) or not (`X`).
+//! round (`S` or `N`), and in a match for territory one more each pit's owner; where a capture
+//! gives one extra move at most, or a goal won outright has extra moves, a field says whether
+//! the side to move is on one (`E`) or not (`X`); where a single counter may not cross straight
+//! back, the pit it crossed into (or `X`); where the first move chooses the directions, the
+//! last field the way South sows (`>` counter-clockwise, `<` clockwise, `X` not yet chosen).
 
 use std::fmt;
 
 use super::moves::Move;
 use super::position::{MAX_COUNTERS, MAX_PITS, Position};
 use super::side::Side;
-use super::variant::Variant;
+use super::variant::{Direction, Variant};
 
 /// What is wrong with a position string.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +45,8 @@ pub enum PositionStringError {
     BlockedPit { field: String },
     /// The round's starter is not `S` or `N`.
     BadRoundStarter { text: String },
+    /// The directions field is not `>`, `<` or `X`.
+    BadDirections { text: String },
     /// A match for territory's owners field is not `S` or `N` for each pit.
     BadOwners { text: String, pits: usize },
     /// The extra-move field is not `E` or `X`.
@@ -117,6 +122,13 @@ impl fmt::Display for PositionStringError {
                      in pit order"
                 )
             }
+            PositionStringError::BadDirections { text } => {
+                write!(
+                    f,
+                    "the directions field is '{text}', expected > (South sows counter-clockwise, \
+                     North clockwise), < (the other way round) or X (the first move chooses)"
+                )
+            }
             PositionStringError::RowBlocked { side } => {
                 write!(
                     f,
@@ -146,6 +158,7 @@ impl Position {
             + rules.territory() as usize
             + rules.tracks_extra_move() as usize
             + rules.tracks_crossing() as usize
+            + rules.tracks_directions() as usize
     }
 
     /// Parses a position string of `variant`.
@@ -221,8 +234,24 @@ impl Position {
         } else {
             (None, None)
         };
-        let crossed_into = if rules.tracks_crossing() {
+        // The last field: the way South sows, where the first move chooses it.
+        let south_direction = if rules.tracks_directions() {
             match fields[expected - 1] {
+                "X" => None,
+                ">" => Some(Direction::CounterClockwise),
+                "<" => Some(Direction::Clockwise),
+                other => {
+                    return Err(PositionStringError::BadDirections {
+                        text: other.to_string(),
+                    });
+                }
+            }
+        } else {
+            None
+        };
+        let before_directions = expected - rules.tracks_directions() as usize;
+        let crossed_into = if rules.tracks_crossing() {
+            match fields[before_directions - 1] {
                 "X" => 0,
                 name => match name.parse::<Move>() {
                     Ok(mv) if mv.chosen_direction().is_none() => match mv.sown() {
@@ -249,7 +278,7 @@ impl Position {
         } else {
             0
         };
-        let extra_move_field = expected - 1 - rules.tracks_crossing() as usize;
+        let extra_move_field = before_directions - 1 - rules.tracks_crossing() as usize;
         let on_extra_move = if rules.tracks_extra_move() {
             match fields[extra_move_field] {
                 "E" => true,
@@ -295,7 +324,7 @@ impl Position {
             }
             north
         } else {
-            0
+            rules.start_owners()
         };
         // Every count is at most the total (<= 127), so the narrowing below is exact.
         let mut pits = [0u8; MAX_PITS];
@@ -315,6 +344,7 @@ impl Position {
             on_extra_move,
             crossed_into,
             north_owned,
+            south_direction,
         })
     }
 }
@@ -396,6 +426,13 @@ impl fmt::Display for Position {
                 Some(pit) => write!(f, "-{}", Move::from_pit(pit, self.rules().pits_per_row))?,
                 None => f.write_str("-X")?,
             }
+        }
+        if self.rules().tracks_directions() {
+            f.write_str(match self.south_direction {
+                None => "-X",
+                Some(Direction::CounterClockwise) => "->",
+                Some(Direction::Clockwise) => "-<",
+            })?;
         }
         Ok(())
     }

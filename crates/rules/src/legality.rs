@@ -107,7 +107,11 @@ impl Position {
         if self.pits[pit] < rules.min_move {
             return illegal(IllegalReason::TooFewToMove);
         }
-        let chosen_here = rules.direction_chosen_at(pit);
+        let chosen_here = if rules.tracks_directions() {
+            self.direction_of_side(self.side_to_move).is_none()
+        } else {
+            rules.direction_chosen_at(pit)
+        };
         if mv.chosen_direction().is_some() != chosen_here {
             return illegal(if chosen_here {
                 IllegalReason::DirectionNeeded

@@ -39,9 +39,12 @@ pub struct Position {
     /// The pit a single counter has just crossed into over an end of the board, which the next
     /// move may not play (where [`Rules::no_crossing_back`]): its index plus one, 0 for none.
     pub(super) crossed_into: u8,
-    /// A match for territory ([`Rules::territory`]): the pits North owns this round, a bit each
-    /// (0 elsewhere, where each row is its player's).
+    /// The pits North owns, a bit each: its row, except in a match for territory
+    /// ([`Rules::territory`]), where they change hands from round to round.
     pub(super) north_owned: u32,
+    /// Where the first move chooses the players' directions ([`Rules::tracks_directions`]): the
+    /// way South sows (North the other), once chosen; `None` before (and in every other game).
+    pub(super) south_direction: Option<Direction>,
 }
 
 /// Why a game is over.
@@ -182,6 +185,7 @@ impl Position {
             on_extra_move: false,
             crossed_into: 0,
             north_owned: rules.start_owners(),
+            south_direction: None,
         })
     }
 
@@ -205,6 +209,7 @@ impl Position {
             on_extra_move: false,
             crossed_into: 0,
             north_owned: rules.start_owners(),
+            south_direction: None,
         };
         if rules.opening_from_rightmost {
             // The first move is made for South (the game's rules make sure it exists).
@@ -351,7 +356,29 @@ impl Position {
             .sum()
     }
 
-    /// The pits North owns this round, a bit each (a match for territory; 0 elsewhere).
+    /// The way `side` sows, where the first move chose it (see [`Rules::tracks_directions`];
+    /// `None` before the first move and in every other game).
+    #[inline]
+    pub fn direction_of_side(&self, side: Side) -> Option<Direction> {
+        self.south_direction.map(|south| match side {
+            Side::South => south,
+            Side::North => south.opposite(),
+        })
+    }
+
+    /// `mv` with the direction its player sows in, where the first move chose the players'
+    /// directions and `mv` names none (else `mv` itself).
+    #[inline(always)]
+    pub(crate) fn directed(&self, rules: &Rules, mv: Move) -> Move {
+        match self.direction_of_side(self.side_to_move) {
+            Some(direction) if rules.tracks_directions() && mv.chosen_direction().is_none() => {
+                mv.toward(direction)
+            }
+            _ => mv,
+        }
+    }
+
+    /// The pits North owns this round, a bit each (its row, but in a match for territory).
     #[inline]
     pub fn north_owned_pits(&self) -> u32 {
         self.north_owned
@@ -372,16 +399,10 @@ impl Position {
     /// territory, who owns it this round.
     #[inline]
     pub fn owner(&self, pit: usize) -> Side {
-        if self.rules().territory() {
-            if self.north_owned >> pit & 1 != 0 {
-                Side::North
-            } else {
-                Side::South
-            }
-        } else if pit < self.rules().pits_per_row {
-            Side::South
-        } else {
+        if self.north_owned >> pit & 1 != 0 {
             Side::North
+        } else {
+            Side::South
         }
     }
 
@@ -408,6 +429,13 @@ impl Position {
         if rules.move_choice == MoveChoice::Leftmost {
             if let Some(offset) = row.iter().position(|&c| c >= least) {
                 moves.push(Move::sow(mover, offset as u8));
+            }
+        } else if rules.tracks_directions() && self.south_direction.is_none() {
+            // The first move chooses its direction: two moves a pit, counter-clockwise first.
+            for (offset, &count) in row.iter().enumerate() {
+                let plain = Move::sow(mover, offset as u8);
+                moves.push_if(plain.toward(Direction::CounterClockwise), count >= least);
+                moves.push_if(plain.toward(Direction::Clockwise), count >= least);
             }
         } else if rules.chosen_direction_pits != 0 {
             // A pit whose direction the mover chooses gives two moves, counter-clockwise first.

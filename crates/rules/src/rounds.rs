@@ -53,8 +53,10 @@ impl Position {
         next.blocked = 0;
         next.on_extra_move = false;
         next.crossed_into = 0;
+        // Where the first move chooses the directions, each round's first move does.
+        next.south_direction = None;
         if rounds.territory_pits_to_win > 0 {
-            next.deal_territory(totals, per_pit);
+            next.deal_territory(totals, per_pit, rounds.partial_pit_to_loser);
         } else {
             next.deal_rows(rounds, totals, per_pit);
         }
@@ -117,9 +119,9 @@ impl Position {
 
     /// A match for territory's next round: the start's count in every pit, nothing captured, and
     /// the round's winner owning as many pits as its counters fill (one more where the rest is
-    /// over half a pit), counter-clockwise from its row's first pit; after a drawn round each
-    /// player owns its row.
-    fn deal_territory(&mut self, totals: [u32; 2], per_pit: u32) {
+    /// over half a pit, unless the partly filled pit goes to the loser), counter-clockwise from
+    /// its row's first pit; after a drawn round each player owns its row.
+    fn deal_territory(&mut self, totals: [u32; 2], per_pit: u32, partial_to_loser: bool) {
         let len = self.rules().pit_count();
         let n = self.rules().pits_per_row;
         let (winner, owned) = match totals[0].cmp(&totals[1]) {
@@ -131,7 +133,8 @@ impl Position {
                     Side::North
                 };
                 let held = totals[winner.index()];
-                let filled = held / per_pit + (held % per_pit > per_pit / 2) as u32;
+                let over_half = held % per_pit > per_pit / 2 && !partial_to_loser;
+                let filled = held / per_pit + over_half as u32;
                 (winner, (filled as usize).min(len))
             }
         };

@@ -11,12 +11,22 @@ pub const MAX_ROW: usize = 12;
 pub const MAX_COUNTERS: u32 = 127;
 
 /// Sowing direction, as seen from above with South at the bottom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
     /// Index `+1`.
     CounterClockwise,
     /// Index `-1`.
     Clockwise,
+}
+
+impl Direction {
+    /// The other way round the board.
+    pub const fn opposite(self) -> Direction {
+        match self {
+            Direction::CounterClockwise => Direction::Clockwise,
+            Direction::Clockwise => Direction::CounterClockwise,
+        }
+    }
 }
 
 /// Captures made while a hand is sown (en passant): a pit that a counter before the last makes
@@ -72,6 +82,9 @@ pub enum DirectionRule {
     /// The left half of each row (as its owner faces the board) sows clockwise, out over the
     /// row's left end; the right half counter-clockwise (rows of an even length).
     RowHalves,
+    /// The first move of the game (of each round) chooses its direction; its player sows that
+    /// way from then on, the other player the other way (the position says which).
+    FirstMoveChooses,
 }
 
 /// Which pits a player may move from.
@@ -291,6 +304,10 @@ pub struct Rounds {
     ///
     /// [`Position::next_round`]: crate::Position::next_round
     pub territory_pits_to_win: u8,
+    /// In a match for territory, the pit the round's winner can only partly fill goes to the
+    /// loser (else to the winner where more than half of it is filled), and a win needs every
+    /// one of the pits to win filled.
+    pub partial_pit_to_loser: bool,
 }
 
 /// Where a new round's counters go first in each row.
@@ -525,6 +542,13 @@ impl Rules {
         self.no_crossing_back
     }
 
+    /// Whether a position says which way each player sows (the first move chose it: see
+    /// [`DirectionRule::FirstMoveChooses`]).
+    #[inline(always)]
+    pub const fn tracks_directions(&self) -> bool {
+        matches!(self.direction_rule, DirectionRule::FirstMoveChooses)
+    }
+
     /// Whether the move that ends the game takes the counters left for its mover at once: the
     /// last mover's leftover where a move may give another move (the position would not say
     /// who moved last).
@@ -624,6 +648,8 @@ impl Rules {
                 Direction::Clockwise
             }
             DirectionRule::RowHalves => Direction::CounterClockwise,
+            // The position knows (a move is given its player's direction before it is sown).
+            DirectionRule::FirstMoveChooses => self.direction,
         }
     }
 
@@ -647,21 +673,22 @@ impl Rules {
     pub const fn round_need(&self, rounds: Rounds) -> u32 {
         let per_pit = self.start_count(0) as u32;
         if rounds.territory_pits_to_win > 0 {
-            self.total() - self.territory_win(rounds) + per_pit / 2
+            let over = if rounds.partial_pit_to_loser {
+                1
+            } else {
+                per_pit / 2
+            };
+            self.total() - self.territory_win(rounds) + over
         } else {
             rounds.pits_to_go_on as u32 * per_pit
         }
     }
 
-    /// Who owns the pits at the start, North's a bit each: in a match for territory, North's
-    /// row; elsewhere 0 (the rows say it).
+    /// Who owns the pits at the start, North's a bit each: North's row (in a match for
+    /// territory they change hands from round to round; elsewhere they never do).
     #[inline]
     pub const fn start_owners(&self) -> u32 {
-        if self.territory() {
-            ((1u32 << self.pits_per_row) - 1) << self.pits_per_row
-        } else {
-            0
-        }
+        ((1u32 << self.pits_per_row) - 1) << self.pits_per_row
     }
 
     /// Whether the game is a match for territory (see [`Rounds::territory_pits_to_win`]): who
@@ -679,10 +706,15 @@ impl Rules {
 
     /// In a match for territory, the counters a player must have more than to win the match (as
     /// MancalaGames counts it: enough to fill one pit fewer than it needs and the last more than
-    /// half).
+    /// half; where a partly filled pit goes to the loser, enough to fill them all).
     #[inline]
     pub const fn territory_win(&self, rounds: Rounds) -> u32 {
         let per_pit = self.start_count(0) as u32;
-        (rounds.territory_pits_to_win as u32 - 1) * per_pit + per_pit / 2 + 1
+        let pits = rounds.territory_pits_to_win as u32;
+        if rounds.partial_pit_to_loser {
+            pits * per_pit
+        } else {
+            (pits - 1) * per_pit + per_pit / 2 + 1
+        }
     }
 }

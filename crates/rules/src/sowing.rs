@@ -182,6 +182,11 @@ impl Position {
     pub fn play_for<S: Spec>(&mut self, mv: Move) -> MoveEffect {
         debug_assert_eq!(self.variant, S::variant(self));
         let game_rules = S::rules(self);
+        let mv = if game_rules.tracks_directions() {
+            self.choose_directions(mv)
+        } else {
+            mv
+        };
         // A game whose pits choose their direction sows each move under its own copy of the
         // rules, with the move's direction in it.
         let chosen;
@@ -298,6 +303,22 @@ impl Position {
         effect
     }
 
+    /// Where the first move chooses the players' directions: `mv` with its player's direction,
+    /// and the directions set by the first move.
+    #[inline(never)]
+    fn choose_directions(&mut self, mv: Move) -> Move {
+        let mv = self.directed(self.rules(), mv);
+        if self.south_direction.is_none()
+            && let Some(direction) = mv.chosen_direction()
+        {
+            self.south_direction = Some(match self.side_to_move {
+                Side::South => direction,
+                Side::North => direction.opposite(),
+            });
+        }
+        mv
+    }
+
     /// Where the game has ended, `mover` (who made the last move) takes the counters left, as
     /// the last mover's leftover gives them ([`Rules::claims_leftover_at_end`]); an end whose
     /// counters go elsewhere (a majority, the feeding rule's taker) is left to its rule.
@@ -374,7 +395,9 @@ impl Position {
         let rules = S::rules(self);
         let len = rules.pit_count();
         let hand = self.pits[pit] as usize;
-        if rules.chosen_direction_pits != 0 && rules.direction_chosen_at(pit) {
+        let first_move_chooses = rules.tracks_directions() && self.south_direction.is_none();
+        if rules.chosen_direction_pits != 0 && rules.direction_chosen_at(pit) || first_move_chooses
+        {
             // Two moves from the pit: the more either way captures, made on copies.
             if hand == 0 {
                 return None;
@@ -394,10 +417,11 @@ impl Position {
         if rules.sweep_at_most > 0
             || rules.claims_leftover_at_end()
             || rules.single_counter_takes_facing && hand == 1
+            || rules.tracks_directions()
         {
             // A move that captures nothing may still leave the few counters a sweep takes, end
             // the game and take what is left for its mover, or a single counter take the pit
-            // facing it: the move is made on a copy.
+            // facing it; or its direction is its player's: the move is made on a copy.
             if hand == 0 {
                 return None;
             }

@@ -46,8 +46,10 @@ impl Position {
         let game_rules = self.rules();
         let mut steps = Vec::new();
         if let Some(origin) = mv.pit(game_rules.pits_per_row) {
-            // The move's own direction, where the pit and its hand choose it.
-            let rules = &super::sowing::rules_of_move(game_rules, mv, origin, self.pits[origin]);
+            // The move's own direction, where the pit and its hand (or the first move) choose it.
+            let directed = self.directed(game_rules, mv);
+            let rules =
+                &super::sowing::rules_of_move(game_rules, directed, origin, self.pits[origin]);
             match rules.laps {
                 Laps::Single { captures }
                     if rules.passing_captures != PassingCaptures::Off
@@ -71,7 +73,7 @@ impl Position {
                         LastCounter::Store => {}
                     }
                 }
-                Laps::Single { .. } => self.trace_one_lap(rules, origin, mv, &mut steps),
+                Laps::Single { .. } => self.trace_one_lap(rules, origin, directed, &mut steps),
                 Laps::RelayWithOpposite { captures } => {
                     self.tell_relay(origin, &mut steps, |pos, lap_origin, steps| {
                         let lifted = *pos;

@@ -1810,3 +1810,62 @@ fn position_strings_of_a_match_for_territory_name_each_pit_s_owner() {
     .unwrap_err();
     assert!(refused.to_string().contains("capture-side"), "{refused}");
 }
+
+#[test]
+fn a_partly_filled_pit_may_go_to_the_round_s_loser() {
+    let land = territory_game(
+        "territory-to-loser",
+        "territory-partial-pit-to-loser = true\n",
+    );
+    let ended = position(land, "0-0-0-0-0-0-9-9-S-S-SSSNNN");
+    let deal = |totals: [u32; 2]| ended.next_round(totals, Side::North).map(|p| p.to_string());
+    // South's 11 fill three pits and two thirds of a fourth: the fourth is North's all the same.
+    assert_eq!(deal([11, 7]).unwrap(), "3-3-3-3-3-3-0-0-N-N-SSSNNN");
+    // Every one of the five pits to win must be filled: 14 fill four and go on (North's 4 are at
+    // least 18 - 15 + 1); 15 fill five, and North's 3 end the match.
+    assert_eq!(deal([14, 4]).unwrap(), "3-3-3-3-3-3-0-0-N-N-SSSSNN");
+    assert_eq!(deal([15, 3]), None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Directions chosen by the first move
+
+#[test]
+fn the_first_move_chooses_the_way_each_player_sows() {
+    let ways = game("first-move-ways", "direction-by = \"first-move\"\n");
+    // Before the first move every pit has two moves, and a move names its direction.
+    let start = position(ways, "2-2-2-2-2-2-0-0-S-X");
+    assert_eq!(start.legal_moves().to_string(), "A> A< B> B< C> C<");
+    assert_eq!(
+        start.check_move(mv("A")).unwrap_err().reason,
+        IllegalReason::DirectionNeeded
+    );
+    // South chooses clockwise: `A<` sows North's `c` and `b`. South sows clockwise from now on,
+    // North counter-clockwise, and the moves name no direction.
+    let (after, _) = play(ways, "2-2-2-2-2-2-0-0-S-X", "A<");
+    assert_eq!(after, "0-2-2-2-3-3-0-0-N-<");
+    let north = position(ways, &after);
+    assert_eq!(north.legal_moves().to_string(), "a b c");
+    assert_eq!(
+        north.check_move(mv("a>")).unwrap_err().reason,
+        IllegalReason::NoDirectionChoice
+    );
+    // North's `a` sows counter-clockwise: into `b` and `c`.
+    assert_eq!(play(ways, &after, "a").0, "0-2-2-0-4-4-0-0-S-<");
+    // And South's `C` clockwise: into `B` and `A`.
+    assert_eq!(
+        play(ways, "0-2-2-0-4-4-0-0-S-<", "C").0,
+        "1-3-0-0-4-4-0-0-N-<"
+    );
+    // The field is checked.
+    let error = Position::from_position_string(ways, "2-2-2-2-2-2-0-0-S-Y").unwrap_err();
+    assert!(
+        error.to_string().contains("directions field is 'Y'"),
+        "{error}"
+    );
+    // In a match of rounds each round's first move chooses again.
+    let rounds = rounds_game("first-move-rounds", "direction-by = \"first-move\"\n");
+    let ended = position(rounds, "0-0-0-0-0-0-6-6-S-S-<");
+    let next = ended.next_round([6, 6], Side::North).unwrap();
+    assert_eq!(next.to_string(), "2-2-2-2-2-2-0-0-N-N-X");
+}

@@ -41,7 +41,8 @@ use mancala_rules::{LastFourRule, Leftover, MAX_PITS, Position, Side, Variant};
 /// whether the mover is on one; nor a game won outright by a goal to clear, deprive or immobilize
 /// (its values do not follow the captured margin, which the tables leave out); nor a game that
 /// forbids moving a single counter straight back over an end of the board (the tables do not
-/// index the pit it crossed into); nor a match for territory (they do not index who owns a pit).
+/// index the pit it crossed into); nor a match for territory (they do not index who owns a pit); nor a game whose first move
+/// chooses the players' directions (nor which way each sows).
 pub fn has_tables(variant: Variant) -> bool {
     let rules = variant.rules();
     !rules.has_forced_moves()
@@ -49,6 +50,7 @@ pub fn has_tables(variant: Variant) -> bool {
         && !rules.tracks_extra_move()
         && !rules.tracks_crossing()
         && !rules.territory()
+        && !rules.tracks_directions()
         && !rules.eliminates()
         && (rules.leftover != Leftover::RowOwner || rules.sow_own_store)
 }

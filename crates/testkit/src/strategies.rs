@@ -85,6 +85,10 @@ pub fn position_string(variant: Variant) -> impl Strategy<Value = String> {
                     _ => "X".to_string(),
                 });
             }
+            if variant.rules().tracks_directions() {
+                // The way South sows, where the first move chose it (or not yet).
+                fields.push(["X", ">", "<"][(four + first) % 3].to_string());
+            }
             fields.join("-")
         })
 }
@@ -635,10 +639,44 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         "territory-pits-to-win = {}",
                         n + 1 + (seed >> 45) as usize % n
                     ));
+                    if seed >> 50 & 1 != 0 {
+                        land.push("territory-partial-pit-to-loser = true".into());
+                    }
                     let text = land.join("\n") + "\n";
                     let parsed = mancala_rules::definition::parse(&format!("name = \"t\"\n{text}"));
                     if parsed.is_ok() {
                         lines = land;
+                    }
+                }
+                // Directions chosen by the first move (rows of up to 6 pits), the rules that
+                // need a pit's direction before its move is chosen set back (kept only where
+                // the file still loads).
+                if seed >> 51 & 1 != 0 && n <= 6 {
+                    let mut ways: Vec<String> = lines
+                        .iter()
+                        .filter(|line| {
+                            let key = line.split(" = ").next().unwrap_or("");
+                            !matches!(
+                                key,
+                                "direction-by"
+                                    | "move-filter"
+                                    | "grand-slam"
+                                    | "chosen-direction-pits"
+                                    | "no-crossing-back"
+                                    | "opening-from-rightmost"
+                                    | "moves"
+                                    | "sow-own-store"
+                                    | "extra-turn-in-store"
+                                    | "store-at-right"
+                                    | "store-one-per-lap"
+                            )
+                        })
+                        .cloned()
+                        .collect();
+                    ways.push("direction-by = \"first-move\"".into());
+                    let text = ways.join("\n") + "\n";
+                    if mancala_rules::definition::parse(&format!("name = \"t\"\n{text}")).is_ok() {
+                        lines = ways;
                     }
                 }
                 let body = lines.join("\n") + "\n";

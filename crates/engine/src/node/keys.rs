@@ -6,7 +6,7 @@
 //! multiplications (the "multiply and fold" of wyhash). That is a few instructions instead of a
 //! table lookup per pit.
 
-use mancala_rules::{Position, Side, Spec};
+use mancala_rules::{Direction, Position, Side, Spec};
 
 /// Mixing constants. Every byte has its high bit set while no packed byte does (counts stay below
 /// 128, the other fields are small), so no word xor-ed with its constant is zero, which would
@@ -89,6 +89,15 @@ fn key_with<S: Spec>(pos: &Position, with_captured: bool) -> u64 {
     if rules.tracks_crossing() {
         // The pit a single counter crossed into, plus one: at most 24, bits 18 to 22.
         state |= pos.crossed_into().map_or(0, |pit| pit as u64 + 1) << 18;
+    }
+    if rules.tracks_directions() {
+        // The way South sows, where the first move chose it: bits 23 and 24.
+        let code = match pos.direction_of_side(Side::South) {
+            None => 0,
+            Some(Direction::CounterClockwise) => 1,
+            Some(Direction::Clockwise) => 2,
+        };
+        state |= code << 23;
     }
     if rules.territory() {
         // At most 12 pits: bits 40 to 51 (a match for territory blocks no pits).

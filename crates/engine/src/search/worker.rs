@@ -715,6 +715,7 @@ impl<'a, S: Spec> Worker<'a, S> {
             || rules.move_filter != MoveFilter::Every
             || rules.chosen_direction_pits != 0
             || rules.territory()
+            || rules.tracks_directions()
         {
             let legal = pos.legal_moves_for::<S>();
             for (place, &mv) in legal.iter().enumerate() {

@@ -57,7 +57,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 57] = [
+pub const FIELDS: [(&str, &str, &str); 58] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -114,10 +114,14 @@ pub const FIELDS: [(&str, &str, &str); 57] = [
     ),
     (
         "direction-by",
-        "`\"fixed\"`, `\"hand-parity\"`, `\"row-halves\"`",
+        "`\"fixed\"`, `\"hand-parity\"`, `\"row-halves\"`, `\"first-move\"`",
         "whether every move sows in `direction`; or a hand of an odd count counter-clockwise and \
          an even one clockwise; or the left half of each row (as its owner sees it) clockwise \
-         and the right half counter-clockwise (rows of an even length)",
+         and the right half counter-clockwise (rows of an even length); or the first move (of \
+         the game, of each round) names its direction (`C>`, `C<`), its player sows that way \
+         from then on and the other player the other way, moves naming none (rows of at most 6 \
+         pits; position strings then end with `>` where South sows counter-clockwise, `<` \
+         clockwise, `X` before the first move)",
     ),
     (
         "sow-own-store",
@@ -440,6 +444,14 @@ pub const FIELDS: [(&str, &str, &str); 57] = [
          order). Rows of at most 6 pits; `round-fill`, `round-blocks` and \
          `round-pits-to-go-on` do not apply",
     ),
+    (
+        "territory-partial-pit-to-loser",
+        "`true`, `false`",
+        "with `territory-pits-to-win`: the pit the round's winner can only partly fill goes to \
+         the loser (not to the winner where over half of it is filled); W is then the counters \
+         that fill every pit to win, and a round ends the match once it leaves a player fewer \
+         than the total less W plus one",
+    ),
 ];
 
 /// The words of a game file's `RoundFill` values (read and written by the same table).
@@ -484,10 +496,11 @@ const DIRECTIONS: [(&str, Direction); 2] = [
 ];
 
 /// The words of a game file's `DirectionRule` values (read and written by the same table).
-const DIRECTION_RULES: [(&str, DirectionRule); 3] = [
+const DIRECTION_RULES: [(&str, DirectionRule); 4] = [
     ("fixed", DirectionRule::Fixed),
     ("hand-parity", DirectionRule::HandParity),
     ("row-halves", DirectionRule::RowHalves),
+    ("first-move", DirectionRule::FirstMoveChooses),
 ];
 
 /// The words of a game file's `RelayFrom` values (read and written by the same table).
@@ -967,12 +980,20 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
             ),
         ));
     }
+    let partial_pit_to_loser = f.bool("territory-partial-pit-to-loser", false)?;
+    if partial_pit_to_loser && territory_pits_to_win == 0 {
+        return Err(error(
+            "territory-partial-pit-to-loser",
+            "needs territory-pits-to-win",
+        ));
+    }
     let rounds = Rounds {
         fill: round_fill,
         starter: round_starter,
         blocks: round_blocks,
         pits_to_go_on: pits_to_go_on as u8,
         territory_pits_to_win: territory_pits_to_win as u8,
+        partial_pit_to_loser,
     };
     if !in_rounds {
         let unused = [
@@ -1053,6 +1074,22 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
 /// The first of `fields` whose rule is in use (a field name and whether the record uses it).
 fn first_in_use<'a>(fields: &[(&'a str, bool)]) -> Option<&'a str> {
     fields.iter().find(|(_, on)| *on).map(|(field, _)| *field)
+}
+
+/// The first field whose rule needs the direction of a pit's sowing before its move is chosen
+/// (or a kind of laps that has no chosen direction), which a direction the mover chooses cannot
+/// go with.
+fn needs_direction_before_move(rules: &Rules) -> Option<&'static str> {
+    first_in_use(&[
+        (
+            "laps",
+            !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
+        ),
+        ("moves", rules.move_choice != MoveChoice::AnyPit),
+        ("move-filter", rules.move_filter != MoveFilter::Every),
+        ("sow-own-store", rules.sow_own_store),
+        ("grand-slam", rules.grand_slam != GrandSlam::Captures),
+    ])
 }
 
 /// Refuses a record that is inconsistent or asks for what the engine does not implement, naming
@@ -1163,19 +1200,33 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
              chosen-direction-pits (it would have no direction)",
         ));
     }
+    if rules.tracks_directions() {
+        let clash = [
+            ("chosen-direction-pits", rules.chosen_direction_pits != 0),
+            ("no-crossing-back", rules.no_crossing_back),
+            ("opening-from-rightmost", rules.opening_from_rightmost),
+        ];
+        if let Some(field) = needs_direction_before_move(rules).or(first_in_use(&clash)) {
+            return Err(error(
+                field,
+                "is not implemented with direction-by = \"first-move\" (a rule that needs the \
+                 direction of a pit's sowing before its move is chosen)",
+            ));
+        }
+        if 2 * rules.pits_per_row > MAX_ROW {
+            return Err(error(
+                "direction-by",
+                format!(
+                    "\"first-move\" is implemented for rows of at most {} pits (the first move \
+                     has two a pit, and a move list holds {MAX_ROW})",
+                    MAX_ROW / 2
+                ),
+            ));
+        }
+    }
     if rules.chosen_direction_pits != 0 {
         let chosen = rules.chosen_direction_pits.count_ones() as usize;
-        let clash = [
-            (
-                "laps",
-                !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
-            ),
-            ("moves", rules.move_choice != MoveChoice::AnyPit),
-            ("move-filter", rules.move_filter != MoveFilter::Every),
-            ("sow-own-store", rules.sow_own_store),
-            ("grand-slam", rules.grand_slam != GrandSlam::Captures),
-        ];
-        if let Some(field) = first_in_use(&clash) {
+        if let Some(field) = needs_direction_before_move(rules) {
             return Err(error(
                 field,
                 "is not implemented with chosen-direction-pits (a rule that needs the direction \
@@ -1286,7 +1337,10 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ("chosen-direction-pits", rules.chosen_direction_pits != 0),
             (
                 "direction-by",
-                rules.direction_rule == DirectionRule::RowHalves,
+                matches!(
+                    rules.direction_rule,
+                    DirectionRule::RowHalves | DirectionRule::FirstMoveChooses
+                ),
             ),
             ("sow-own-store", rules.sow_own_store),
             ("capture-side", rules.capture_side != CaptureSide::Any),
@@ -1557,8 +1611,9 @@ pub fn write(rules: &Rules) -> String {
         blocks: false,
         pits_to_go_on: 1,
         territory_pits_to_win: 0,
+        partial_pit_to_loser: false,
     });
-    let values: [String; 57] = [
+    let values: [String; 58] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -1621,6 +1676,7 @@ pub fn write(rules: &Rules) -> String {
         ),
         rules.no_crossing_back.to_string(),
         rounds.territory_pits_to_win.to_string(),
+        rounds.partial_pit_to_loser.to_string(),
     ];
     FIELDS
         .iter()
