@@ -1869,3 +1869,44 @@ fn the_first_move_chooses_the_way_each_player_sows() {
     let next = ended.next_round([6, 6], Side::North).unwrap();
     assert_eq!(next.to_string(), "2-2-2-2-2-2-0-0-N-N-X");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The last mover's leftover taken by the move that ends the game
+
+#[test]
+fn a_move_that_ends_the_game_and_takes_the_leftover_is_hinted_as_a_capture() {
+    // Extra moves after captures, so the move that ends the game takes what is left at once.
+    let last = game(
+        "leftover-hint",
+        "capture-counts = [3]\ncapture-extra-move = \"always\"\nleftover = \"last-mover\"\n\
+         game-ends = \"either-row-empty\"\n",
+    );
+    // `C` sows its one counter into `a` (2: no capture) and empties South's row: the game is
+    // over, and South, its last mover, takes the 4 left.
+    let pos = position(last, "0-0-1-1-2-0-0-0-S");
+    assert_eq!(play(last, "0-0-1-1-2-0-0-0-S", "C").0, "0-0-0-0-0-0-4-0-N");
+    assert!(
+        pos.capture_hint(2).is_some(),
+        "the move takes 4 and was not hinted"
+    );
+}
+
+#[test]
+fn a_crossing_whose_pit_the_leftover_emptied_is_not_remembered() {
+    let last = game(
+        "leftover-crossing",
+        "capture-counts = [3]\ncapture-extra-move = \"always\"\nleftover = \"last-mover\"\n\
+         game-ends = \"either-row-empty\"\nno-crossing-back = true\n",
+    );
+    // `C`'s single counter crosses into the empty `a`, but the game ends and South takes `a`
+    // with the rest: no pit holds a crossed counter, so the last field is `X`.
+    assert_eq!(
+        play(last, "0-0-1-0-2-0-0-0-S-X", "C").0,
+        "0-0-0-0-0-0-3-0-N-X"
+    );
+    // Where the game goes on, the pit crossed into is remembered.
+    assert_eq!(
+        play(last, "1-0-1-0-2-0-0-0-S-X", "C").0,
+        "1-0-0-1-2-0-0-0-N-a"
+    );
+}
