@@ -137,6 +137,18 @@ pub fn game_definition() -> impl Strategy<Value = String> {
     fn has_line(lines: &[String], wanted: &str) -> bool {
         lines.iter().any(|l| l == wanted)
     }
+    /// The lines of a game file but those of the fields `dropped`.
+    fn without_fields(lines: &[String], dropped: &[&str]) -> Vec<String> {
+        lines
+            .iter()
+            .filter(|line| !dropped.contains(&line.split(" = ").next().unwrap_or("")))
+            .cloned()
+            .collect()
+    }
+    /// Whether the game file of `lines` (given a name) loads.
+    fn loads(lines: &[String]) -> bool {
+        mancala_rules::definition::parse(&format!("name = \"t\"\n{}\n", lines.join("\n"))).is_ok()
+    }
     let board = (2usize..=12, 1u32..=5, any::<bool>(), any::<u64>());
     let single = (
         (
@@ -603,37 +615,33 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                 // (A file without rounds is tried with them: most of the rules generated above
                 // are refused with territory, and rounds alone are rarer still.)
                 if seed >> 44 & 1 != 0 && n <= 6 {
-                    let mut land: Vec<String> = lines
-                        .iter()
-                        .filter(|line| {
-                            let key = line.split(" = ").next().unwrap_or("");
-                            !matches!(
-                                key,
-                                "round-fill"
-                                    | "round-blocks"
-                                    | "round-pits-to-go-on"
-                                    | "capture-side"
-                                    | "relay-side"
-                                    | "grand-slam"
-                                    | "move-filter"
-                                    | "min-move"
-                                    | "moves"
-                                    | "direction-by"
-                                    | "no-crossing-back"
-                                    | "chosen-direction-pits"
-                                    | "goal"
-                                    | "capture-empty-opposite"
-                                    | "capture-takes-own"
-                                    | "capture-empty-either-row"
-                                    | "capture-takes-own-alone"
-                                    | "sow-own-store"
-                                    | "extra-turn-in-store"
-                                    | "store-at-right"
-                                    | "store-one-per-lap"
-                            ) && line.as_str() != "game-ends = \"row-empty\""
-                        })
-                        .cloned()
-                        .collect();
+                    let mut land = without_fields(
+                        &lines,
+                        &[
+                            "round-fill",
+                            "round-blocks",
+                            "round-pits-to-go-on",
+                            "capture-side",
+                            "relay-side",
+                            "grand-slam",
+                            "move-filter",
+                            "min-move",
+                            "moves",
+                            "direction-by",
+                            "no-crossing-back",
+                            "chosen-direction-pits",
+                            "goal",
+                            "capture-empty-opposite",
+                            "capture-takes-own",
+                            "capture-empty-either-row",
+                            "capture-takes-own-alone",
+                            "sow-own-store",
+                            "extra-turn-in-store",
+                            "store-at-right",
+                            "store-one-per-lap",
+                        ],
+                    );
+                    land.retain(|line| line != "game-ends = \"row-empty\"");
                     if !land.iter().any(|l| l.starts_with("capture-counts")) {
                         land.push("capture-counts = [2]".into());
                     }
@@ -653,9 +661,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                     if seed >> 50 & 1 != 0 {
                         land.push("territory-partial-pit-to-loser = true".into());
                     }
-                    let text = land.join("\n") + "\n";
-                    let parsed = mancala_rules::definition::parse(&format!("name = \"t\"\n{text}"));
-                    if parsed.is_ok() {
+                    if loads(&land) {
                         lines = land;
                     }
                 }
@@ -663,30 +669,24 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                 // need a pit's direction before its move is chosen set back (kept only where
                 // the file still loads).
                 if seed >> 51 & 1 != 0 && n <= 6 {
-                    let mut ways: Vec<String> = lines
-                        .iter()
-                        .filter(|line| {
-                            let key = line.split(" = ").next().unwrap_or("");
-                            !matches!(
-                                key,
-                                "direction-by"
-                                    | "move-filter"
-                                    | "grand-slam"
-                                    | "chosen-direction-pits"
-                                    | "no-crossing-back"
-                                    | "opening-from-rightmost"
-                                    | "moves"
-                                    | "sow-own-store"
-                                    | "extra-turn-in-store"
-                                    | "store-at-right"
-                                    | "store-one-per-lap"
-                            )
-                        })
-                        .cloned()
-                        .collect();
+                    let mut ways = without_fields(
+                        &lines,
+                        &[
+                            "direction-by",
+                            "move-filter",
+                            "grand-slam",
+                            "chosen-direction-pits",
+                            "no-crossing-back",
+                            "opening-from-rightmost",
+                            "moves",
+                            "sow-own-store",
+                            "extra-turn-in-store",
+                            "store-at-right",
+                            "store-one-per-lap",
+                        ],
+                    );
                     ways.push("direction-by = \"first-move\"".into());
-                    let text = ways.join("\n") + "\n";
-                    if mancala_rules::definition::parse(&format!("name = \"t\"\n{text}")).is_ok() {
+                    if loads(&ways) {
                         lines = ways;
                     }
                 }
