@@ -377,6 +377,11 @@ fn a_match_of_rounds_shows_its_blocked_pits_and_plays_on() {
             moves(&mut page).is_empty(),
             "{name}: a blocked pit was played"
         );
+        assert_eq!(
+            page.eval("document.getElementById('owned-key').hidden"),
+            serde_json::json!(true),
+            "{name}: no key to owned pits where pits never change hands"
+        );
         page.screenshot(&screenshots().join(format!("rio-kadalis-blocked-{name}.png")));
         if !mobile {
             // Played on by clicks, the board stays the rules' board, rounds and all.
@@ -445,47 +450,56 @@ fn a_match_for_territory_shows_the_pits_that_changed_hands() {
     // A later round: North won seven pits, its row and South's `A`; South is to move.
     let later = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S-S-NSSSSSNNNNNN";
     let base = Position::from_position_string(variant, later).unwrap();
-    let mut page = open(&chromium, &server, 1100, 900, false);
-    switch_to(&mut page, variant);
-    page.type_into("fen", later);
-    page.click("#load");
-    page.wait_for(
-        &format!(
-            "document.getElementById('fen').value === '{later}' && \
-             document.body.dataset.state === 'idle'"
-        ),
-        LONG,
-        "the position loads",
-    );
-    check_board(&mut page, variant, base);
-    assert_eq!(
-        page.eval("[...document.querySelectorAll('.pit.changed-hands')].map(p => p.dataset.move)"),
-        serde_json::json!(["A"])
-    );
-    assert!(
-        page.text("document.querySelector('.pit.changed-hands').getAttribute('aria-label')")
-            .contains("owned by"),
-        "the pit says who owns it"
-    );
-    // South's row but for `A` is South's to play; `A` is not offered.
-    assert_eq!(
-        page.eval("[...document.querySelectorAll('.pit.legal')].map(p => p.dataset.move).sort()"),
-        serde_json::json!(["B", "C", "D", "E", "F"])
-    );
-    assert_eq!(
-        page.eval("document.getElementById('owned-key').hidden"),
-        serde_json::json!(false),
-        "the legend explains the ring"
-    );
-    page.click(".pit.changed-hands");
-    settled(&mut page);
-    assert!(
-        moves(&mut page).is_empty(),
-        "a pit North owns was played for South"
-    );
-    page.screenshot(&screenshots().join("namnam-territory-desktop.png"));
-    // Played on by clicks, the board stays the rules' board, owners and all.
-    play(&mut page, variant, base, 60);
+    for (width, height, mobile, name) in [(390, 844, true, "phone"), (1100, 900, false, "desktop")]
+    {
+        let mut page = open(&chromium, &server, width, height, mobile);
+        switch_to(&mut page, variant);
+        page.type_into("fen", later);
+        page.click("#load");
+        page.wait_for(
+            &format!(
+                "document.getElementById('fen').value === '{later}' && \
+                 document.body.dataset.state === 'idle'"
+            ),
+            LONG,
+            "the position loads",
+        );
+        check_board(&mut page, variant, base);
+        assert_eq!(
+            page.eval(
+                "[...document.querySelectorAll('.pit.changed-hands')].map(p => p.dataset.move)"
+            ),
+            serde_json::json!(["A"])
+        );
+        assert!(
+            page.text("document.querySelector('.pit.changed-hands').getAttribute('aria-label')")
+                .contains("owned by"),
+            "the pit says who owns it"
+        );
+        // South's row but for `A` is South's to play; `A` is not offered.
+        assert_eq!(
+            page.eval(
+                "[...document.querySelectorAll('.pit.legal')].map(p => p.dataset.move).sort()"
+            ),
+            serde_json::json!(["B", "C", "D", "E", "F"])
+        );
+        assert_eq!(
+            page.eval("document.getElementById('owned-key').hidden"),
+            serde_json::json!(false),
+            "the legend explains the ring"
+        );
+        page.click(".pit.changed-hands");
+        settled(&mut page);
+        assert!(
+            moves(&mut page).is_empty(),
+            "{name}: a pit North owns was played for South"
+        );
+        page.screenshot(&screenshots().join(format!("namnam-territory-{name}.png")));
+        if !mobile {
+            // Played on by clicks, the board stays the rules' board, owners and all.
+            play(&mut page, variant, base, 60);
+        }
+    }
 }
 
 /// The text of the position field.
