@@ -247,3 +247,25 @@ pub fn threads_or_every_core(threads: Option<u16>) -> usize {
         usize::from,
     )
 }
+
+/// `--hash` in MiB for `tables` solver tables of that size, cut to what this process may use
+/// (its control group's limit included), with a note on standard error when it is cut. The
+/// tables grow as a solve fills them, so one bigger than the memory would not fail at the start
+/// but be killed when it got there, perhaps hours in.
+pub fn solver_hash_within_memory(asked: u64, tables: u64) -> usize {
+    match mancala_platform::memory::available_mib() {
+        Some(available) if asked * tables > available => {
+            let fit = 1u64 << (available / tables).max(1).ilog2();
+            eprintln!(
+                "{ENGINE_NAME}: --hash {asked} is more than the {available} MiB this process may use{}: the solver's table grows to {fit} MiB at most",
+                if tables > 1 {
+                    " for its two tables"
+                } else {
+                    ""
+                }
+            );
+            fit as usize
+        }
+        _ => asked as usize,
+    }
+}

@@ -34,7 +34,8 @@ pub struct Solve {
     /// Endgame tables to use at the leaves (built by 'mancala-engine tablebase').
     #[arg(long, value_name = "DIR")]
     tablebases: Option<PathBuf>,
-    /// The solver's table, in MiB.
+    /// The solver's table, in MiB at most: it grows as the solve fills it (cut to the memory
+    /// this process may use).
     #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=MAX_SOLVER_TABLE_MIB as u64))]
     hash: u64,
     /// Stop after this many seconds.
@@ -165,7 +166,15 @@ impl Solve {
             );
             std::thread::spawn(move || watch(every, started, &proven, &nodes, &done))
         });
-        let (hash, node_limit, verify) = (self.hash as usize, self.nodes, self.verify);
+        let hash = super::solver_hash_within_memory(
+            self.hash,
+            if self.proof_numbers || self.verify {
+                2
+            } else {
+                1
+            },
+        );
+        let (node_limit, verify) = (self.nodes, self.verify);
         let (proof_numbers, probe_budget) = (self.proof_numbers, self.probe_budget);
         let at_least = self.at_least;
         let threads = super::threads_or_every_core(self.threads);

@@ -84,7 +84,8 @@ pub struct SolveJob {
     /// Endgame tables to use at the leaves (built by 'mancala-engine tablebase').
     #[arg(long, value_name = "DIR")]
     tablebases: Option<PathBuf>,
-    /// The solver's table, in MiB (kept from job to job).
+    /// The solver's table, in MiB at most (kept from job to job): it grows as the jobs fill it
+    /// (cut to the memory this process may use).
     #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=MAX_SOLVER_TABLE_MIB as u64))]
     hash: u64,
     /// Threads (default: every core): each probe of a job searched by all of them over one
@@ -147,7 +148,7 @@ impl SolveJob {
             plan.jobs.len(),
             done.iter().filter(|d| d.is_some()).count()
         );
-        let hash = self.hash as usize;
+        let hash = super::solver_hash_within_memory(self.hash, 1);
         let threads = super::threads_or_every_core(self.threads);
         let variant = plan.variant;
         // Deep lines recurse deeply: the solver runs on a thread with room for them.

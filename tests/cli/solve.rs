@@ -342,3 +342,37 @@ fn verify_without_tables_speaks_of_no_tables() {
         .unwrap_or_else(|| panic!("no verification line in {text}"));
     assert!(!verified.contains("tables"), "{verified}");
 }
+
+/// The solver's table grows as the solve fills it: a small solve under the largest `--hash`
+/// touches a few MiB (it used to touch all of it, 8 GiB and 8 s for 26,000 nodes under
+/// `--hash 8192`), and a size beyond the memory this process may use is cut to it, with a note.
+#[test]
+fn a_small_solve_under_a_huge_hash_costs_what_it_searches() {
+    let output = Command::new(env!("CARGO_BIN_EXE_mancala-engine"))
+        .args(["solve", "kalah", "2-2-2-2-2-2-2-2-2-2-2-2-0-0-S"])
+        .args(["--threads", "1", "--hash", "65536", "--progress", "0"])
+        .output()
+        .expect("the engine runs");
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout(&output);
+    assert_eq!(
+        value_line(&text),
+        Some("value 6 (south to move ends 6 counters ahead)")
+    );
+    let peak: u64 = text
+        .split("peak memory ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|mib| mib.parse().ok())
+        .unwrap_or_else(|| panic!("no peak memory in {text}"));
+    assert!(peak < 128, "peak memory {peak} MiB for a small solve");
+    let errors = String::from_utf8_lossy(&output.stderr);
+    let available = mancala_platform::memory::available_mib().expect("Linux tells");
+    if available < 65536 {
+        assert!(
+            errors.contains("--hash 65536 is more than the")
+                && errors.contains("the solver's table grows to"),
+            "{errors}"
+        );
+    }
+}

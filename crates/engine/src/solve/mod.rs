@@ -25,6 +25,7 @@ use mancala_rules::{
 use mancala_tablebase::Tablebases;
 
 mod alpha_beta;
+mod buckets;
 mod busy;
 mod line;
 mod probes;
@@ -33,11 +34,12 @@ pub mod split;
 mod table;
 mod verify;
 
-pub use table::{MAX_SOLVER_TABLE_MIB, SolverTable};
+pub use buckets::MAX_SOLVER_TABLE_MIB;
+pub use table::SolverTable;
 
 // What the parts of the solver share among themselves.
 use alpha_beta::HISTORY_SLOTS;
-use table::{BUCKET_SLOTS, Bounds};
+use table::Bounds;
 
 pub use verify::{SecondProof, Verified, VerifyError, verify};
 

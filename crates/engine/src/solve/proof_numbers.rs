@@ -13,6 +13,7 @@
 //! bound. A position's result that leaned on a cycle closing above it (a repetition on this
 //! line) is its value on this line only, and is stored nowhere, as in the alpha-beta search.
 
+use super::buckets::{BUCKET_SLOTS, GrowingBuckets};
 use super::*;
 
 /// Proof and disproof numbers this big are infinite: the position is settled.
@@ -56,20 +57,16 @@ impl Numbers {
 /// proof and disproof numbers, 28 bits each, and the bit length of the nodes spent, which
 /// decides what a new position replaces). Used by one thread.
 pub struct ProofTable {
-    words: Vec<u64>,
-    buckets: usize,
+    /// The slots, in a table that grows with the search up to the size asked for.
+    slots: GrowingBuckets,
 }
 
 impl ProofTable {
-    /// A table of about `mib` MiB (at least a few buckets).
+    /// A table of at most `mib` MiB (the size asked for, or the power of two below it), grown
+    /// as the search fills it.
     pub fn new(mib: usize) -> ProofTable {
-        let buckets = ((mib.clamp(1, MAX_SOLVER_TABLE_MIB) << 20) / (16 * BUCKET_SLOTS))
-            .next_power_of_two()
-            .max(256)
-            / 2;
         ProofTable {
-            words: mancala_platform::huge_pages::zeroed::<u64>(buckets * 2 * BUCKET_SLOTS),
-            buckets,
+            slots: GrowingBuckets::new(mib),
         }
     }
 
@@ -78,46 +75,28 @@ impl ProofTable {
         key ^ ((target as i8 as u8 as u64) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
-    fn bucket(&self, question: u64) -> usize {
-        ((question as usize) & (self.buckets - 1)) * 2 * BUCKET_SLOTS
-    }
-
     /// Starts loading `question`'s bucket into the cache.
     #[inline]
     fn prefetch(&self, question: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let word = self.words[self.bucket(question)..].as_ptr();
-            // SAFETY: prefetching is a hint; it never faults, whatever the address.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(word as *const i8, std::arch::x86_64::_MM_HINT_T0)
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = question;
+        self.slots.prefetch(question);
     }
 
     fn get(&self, question: u64) -> Option<(u64, u64)> {
-        let first = self.bucket(question);
-        self.words[first..first + 2 * BUCKET_SLOTS]
-            .chunks_exact(2)
-            .find(|slot| slot[1] != 0 && slot[0] ^ slot[1] == question)
-            .map(|slot| (slot[1] & KEPT, (slot[1] >> 28) & KEPT))
+        GrowingBuckets::find(self.slots.bucket(question), question)
+            .map(|(_, data)| (data & KEPT, (data >> 28) & KEPT))
     }
 
     fn put(&mut self, question: u64, proof: u64, disproof: u64, work: u8) {
-        let first = self.bucket(question);
-        let bucket = &mut self.words[first..first + 2 * BUCKET_SLOTS];
-        let slot = (0..BUCKET_SLOTS)
-            .find(|&i| bucket[2 * i + 1] != 0 && bucket[2 * i] ^ bucket[2 * i + 1] == question)
+        let bucket = self.slots.bucket(question);
+        let slot = GrowingBuckets::find(bucket, question)
+            .map(|(slot, _)| slot)
             .unwrap_or_else(|| {
                 (0..BUCKET_SLOTS)
-                    .min_by_key(|&i| bucket[2 * i + 1] >> 56)
+                    .min_by_key(|&i| bucket[2 * i + 1].load(Ordering::Relaxed) >> 56)
                     .unwrap_or(0)
             });
         let data = proof.min(KEPT) | disproof.min(KEPT) << 28 | (work.max(1) as u64) << 56;
-        bucket[2 * slot] = question ^ data;
-        bucket[2 * slot + 1] = data;
+        self.slots.write(bucket, slot, question, data);
     }
 }
 
