@@ -187,7 +187,7 @@ export class Sound {
   }
 }
 
-// Shows a move told as `query sowing` tells it (`C:4 D E F *S again`, `xb:3>S`, …) on the
+// Shows a move told as `query sowing` tells it (`C:4 D E F *S again`, `xb:3>S`, `x*S:5>N`, …) on the
 // drawn board, from position `pos`: the lifted counters travel in a hand over the pits and fall
 // one by one, captures fly to their store. `stop()` says when to show the end at once (a click,
 // a key, any control). Resolves when shown.
@@ -250,6 +250,20 @@ export async function showSowing(board, pos, trace, { n, stop, sound, duration =
         captured[m[3] === 'S' ? 0 : 1] += count;
         showStore(m[3]);
         sound.tick(440);
+        holding = 0;
+        hand.hidden = true;
+      } else if ((m = /^x\*([SN]):(\d+)>([SN])$/.exec(word))) {
+        // A store given away: its counters fly to the other store.
+        const count = Number(m[2]);
+        handOver(storeEl(m[1]), count);
+        captured[m[1] === 'S' ? 0 : 1] -= count;
+        showStore(m[1]);
+        await new Promise((r) => setTimeout(r, pause));
+        if (stop()) break;
+        handOver(storeEl(m[3]), count);
+        captured[m[3] === 'S' ? 0 : 1] += count;
+        showStore(m[3]);
+        sound.tick(330);
         holding = 0;
         hand.hidden = true;
       } else if ((m = /^\*([SN])$/.exec(word))) {

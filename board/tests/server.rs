@@ -384,7 +384,9 @@ fn a_crashed_engine_is_reported_and_restarted() {
     let server = BoardServer::start(&[]);
     let port = server.port;
     let id = open_board(port);
-    let mut socket = own_socket(port, &id);
+    // (Attached to the board before the engine dies: the news goes to the connection attached
+    // when it comes, and a socket's handshake ends before the server attaches it.)
+    let mut socket = ready_socket(port, &id);
     let engines = engine_children(server.pid());
     assert_eq!(engines.len(), 1);
     send_signal(engines[0], "KILL");

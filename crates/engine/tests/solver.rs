@@ -703,3 +703,100 @@ fn games_won_outright_solve_to_their_whole_total() {
         }
     }
 }
+
+/// The value of `pos` by plain negamax over the rules themselves, each position's value kept
+/// (by its position string), for a game that cannot cycle (its board only loses counters: they
+/// are sown into the stores).
+fn plain_negamax(pos: &Position, known: &mut std::collections::HashMap<String, i32>) -> i32 {
+    if let Some(ending) = pos.own_ending() {
+        return pos.final_margin(ending, LastFourRule::default());
+    }
+    if let Some(&value) = known.get(&pos.to_string()) {
+        return value;
+    }
+    let value = pos
+        .legal_moves()
+        .iter()
+        .map(|&mv| {
+            let mut child = *pos;
+            let effect = child.play_unchecked(mv);
+            let value = if effect.endless {
+                child.final_margin(mancala_rules::Ending::EndlessMove, LastFourRule::default())
+            } else {
+                plain_negamax(&child, known)
+            };
+            if child.side_to_move() == pos.side_to_move() {
+                value
+            } else {
+                -value
+            }
+        })
+        .max()
+        .expect("a position that has not ended has a move");
+    known.insert(pos.to_string(), value);
+    value
+}
+
+/// Where a last counter into an empty pit gives the mover's store away, captured counters
+/// change hands: positions that differ only in their captured totals no longer differ in value
+/// by their captured margins, and the solver must keep them apart (its keys hold the totals).
+#[test]
+fn the_solver_keeps_apart_positions_whose_stores_may_be_given_away() {
+    // (Without its end on a majority, which alone would make the captured totals count.)
+    let text = include_str!("../../../tests/data/catalogue/simplecapt-pcapt.toml")
+        .replace("majority-ends = true", "majority-ends = false")
+        .replace(
+            "name = \"simplecapt-pcapt\"",
+            "name = \"simplecapt-pcapt-to-the-end\"",
+        );
+    let variant = mancala_rules::definition::register(&text).expect("the file loads");
+    assert!(!variant.rules().ends_on_majority());
+    let mut rng = SplitMix64::new(53);
+    let mut given_away_matters = 0;
+    let known = &mut std::collections::HashMap::new();
+    for _ in 0..60 {
+        // A few counters on the board, the rest of the 48 in the stores.
+        let mut pits = [0u32; 12];
+        for _ in 0..(3 + rng.next_u64() % 5) {
+            pits[(rng.next_u64() % 12) as usize] += 1;
+        }
+        let rest = 48 - pits.iter().sum::<u32>();
+        let south = (rng.next_u64() % (rest as u64 + 1)) as u32;
+        let side = if rng.next_u64().is_multiple_of(2) {
+            "S"
+        } else {
+            "N"
+        };
+        let board: Vec<String> = pits.iter().map(u32::to_string).collect();
+        let text = format!("{}-{south}-{}-{side}", board.join("-"), rest - south);
+        let Ok(pos) = Position::from_position_string(variant, &text) else {
+            continue; // a board the rules end at once
+        };
+        if pos.own_ending().is_some() {
+            continue;
+        }
+        let expected = plain_negamax(&pos, known);
+        assert_eq!(solved(variant, &text), expected, "{text}");
+        // The same board with the captured totals shifted: the value is not simply shifted.
+        let shifted = format!("{}-{}-{}-{side}", board.join("-"), rest, 0);
+        let shifted_pos = position(variant, &shifted);
+        let margin_change = shifted_pos.captured_margin() - pos.captured_margin();
+        let shifted_value = plain_negamax(&shifted_pos, known);
+        if shifted_value != expected + margin_change {
+            given_away_matters += 1;
+        }
+        // One table for both: the solver must not take one's bounds for the other's.
+        let table = SolverTable::new(8);
+        mancala_rules::with_spec!(variant, S => {
+            let mut solver =
+                Solver::<S>::new(&table, None, LastFourRule::default(), SolveLimits::NONE);
+            assert_eq!(solver.solve(&pos).unwrap().value, expected, "{text}");
+            assert_eq!(
+                solver.solve(&shifted_pos).unwrap().value,
+                shifted_value,
+                "{shifted} after {text}"
+            );
+        });
+    }
+    assert!(given_away_matters > 5, "{given_away_matters}");
+}

@@ -1029,6 +1029,16 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             ));
         }
         2 => true,
+        6 if crosscapt != 0 || !(0..=2).contains(&side) => {
+            return Err(refuse(
+                "capt_type",
+                format!(
+                    "= 6 with crosscapt or capt_side {side}: a store given away beside a capture \
+                     across, or judged by where the capture starts, is not a rule the engine has"
+                ),
+            ));
+        }
+        6 => false,
         other => {
             return Err(refuse(
                 "capt_type",
@@ -1101,6 +1111,15 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                     ),
                 ));
             }
+        }
+    }
+    // A last counter into an empty pit on the capture side gives the mover's store to the
+    // opponent (MancalaGames' "passive capture"); other captures only where it does not.
+    if capt_type == 6 {
+        lines.push("empty-landing-gives-store = true".into());
+        if !by_count {
+            // (With counts, the side is written below.)
+            lines.push(format!("capture-side = \"{}\"", capture_side(side)?));
         }
     }
     if by_count {
@@ -1839,6 +1858,26 @@ mod tests {
         // Two out against the sowing is not MancalaGames' rule either.
         let backwards = file(6, 4, r#"{ "name": "Back", "capt_type": 2, "capt_dir": 0 }"#);
         assert_eq!(translate(&backwards).unwrap_err().parameter, "capt_dir");
+    }
+
+    #[test]
+    fn a_passive_capture_gives_the_movers_store_away_on_its_capture_side() {
+        let passive = file(
+            6,
+            4,
+            r#"{ "name": "Passive", "capt_type": 6, "capt_side": 1, "stores": true }"#,
+        );
+        let rules = definition::parse(&translate(&passive).unwrap().text).unwrap();
+        assert!(rules.empty_landing_gives_store);
+        assert_eq!(rules.capture_side, mancala_rules::CaptureSide::Opponent);
+        // Beside a capture across, or judged where the capture starts: refused.
+        for info in [
+            r#"{ "name": "P", "capt_type": 6, "crosscapt": 1, "capt_side": 1 }"#,
+            r#"{ "name": "P", "capt_type": 6, "capt_side": 3 }"#,
+        ] {
+            let refusal = translate(&file(6, 4, info)).unwrap_err();
+            assert_eq!(refusal.parameter, "capt_type", "{refusal}");
+        }
     }
 
     #[test]

@@ -711,11 +711,11 @@ impl Position {
     }
 
     /// The least and the most final margin the side to move can still end with: the captured
-    /// margin less and plus the counters on the board, or, where the goal eliminates, minus
-    /// and plus the whole total.
+    /// margin less and plus the counters on the board, or, where the goal eliminates or a store
+    /// may be given away, minus and plus the whole total.
     #[inline]
     pub fn final_margin_range(&self) -> (i32, i32) {
-        if self.rules().eliminates() {
+        if self.rules().eliminates() || self.rules().stores_change_hands() {
             let total = self.total() as i32;
             return (-total, total);
         }

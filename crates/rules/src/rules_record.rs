@@ -454,6 +454,10 @@ pub struct Rules {
     /// With `capture_past_empty`: a move that captured so also takes the pit facing the first
     /// pit it took, if that holds counters (and is on `capture_side`).
     pub past_empty_takes_facing: bool,
+    /// The end of a move whose last counter fell into an empty pit (on `capture_side`) gives
+    /// the mover's store to the opponent, where it holds counters (a "passive capture"); the
+    /// move's other end captures are tried only when it does not.
+    pub empty_landing_gives_store: bool,
     pub grand_slam: GrandSlam,
     /// A last counter into the mover's own store gives the mover another move.
     pub extra_turn_in_store: bool,
@@ -569,6 +573,14 @@ impl Rules {
     #[inline(always)]
     pub const fn eliminates(&self) -> bool {
         !matches!(self.goal, Goal::MostCounters)
+    }
+
+    /// Whether a player's captured counters may go back to the other player (a last counter
+    /// into an empty pit gives the mover's store away): the captured totals then decide future
+    /// play, and a final margin may lie anywhere within the total.
+    #[inline(always)]
+    pub const fn stores_change_hands(&self) -> bool {
+        self.empty_landing_gives_store
     }
 
     /// Whether the game ends once a player has captured more than half of the counters (its

@@ -201,6 +201,7 @@ impl Position {
         };
         let before = self.captured[0] + self.captured[1];
         let mover = self.side_to_move;
+        let captured_before = self.captured;
         let mut effect = MoveEffect::default();
         // A single counter sown over an end of the board into the other row's end pit.
         let crossing = if game_rules.no_crossing_back {
@@ -300,6 +301,11 @@ impl Position {
             };
         }
         effect.captured = self.captured[0] + self.captured[1] - before;
+        if rules.stores_change_hands() {
+            // A store given to the opponent is a capture of theirs: progress, as any capture.
+            effect.captured = (self.captured[0].saturating_sub(captured_before[0]))
+                + (self.captured[1].saturating_sub(captured_before[1]));
+        }
         effect
     }
 
@@ -418,10 +424,12 @@ impl Position {
             || rules.claims_leftover_at_end()
             || rules.single_counter_takes_facing && hand == 1
             || rules.tracks_directions()
+            || rules.stores_change_hands()
         {
             // A move that captures nothing may still leave the few counters a sweep takes, end
-            // the game and take what is left for its mover, or a single counter take the pit
-            // facing it; or its direction is its player's: the move is made on a copy.
+            // the game and take what is left for its mover, a single counter take the pit
+            // facing it, or an empty landing give the mover's store away; or its direction is
+            // its player's: the move is made on a copy.
             if hand == 0 {
                 return None;
             }
@@ -616,6 +624,19 @@ impl Position {
         row_held: bool,
     ) {
         let mover = self.side_to_move;
+        if rules.empty_landing_gives_store
+            && self.pits[landing] == 1
+            && self.captured[mover.index()] > 0
+            && match rules.capture_side {
+                CaptureSide::Any => true,
+                CaptureSide::Own => self.owner(landing) == mover,
+                CaptureSide::Opponent => self.owner(landing) != mover,
+            }
+        {
+            let given = std::mem::take(&mut self.captured[mover.index()]);
+            self.captured[mover.opponent().index()] += given;
+            return;
+        }
         if rules.capture_past_empty {
             return self.capture_past_empty(rules, landing);
         }

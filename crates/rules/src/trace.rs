@@ -26,6 +26,9 @@ pub enum SowStep {
     DropInStore { side: Side },
     /// The counters of this pit go to this player.
     Capture { pit: usize, count: u8, to: Side },
+    /// The counters of this player's store go to the other player (a last counter into an
+    /// empty pit that gives the mover's store away).
+    StoreGiven { from: Side, count: u8 },
     /// The mover moves again.
     ExtraTurn,
     /// The move would never end: it stops, and the game is over (the telling stops too).
@@ -350,6 +353,14 @@ fn tell_captures(
         }
         pit = step_back(rules, pit);
     }
+    // A store given away (pits then keep their counters).
+    let given = sown.captured[mover.index()].saturating_sub(after.captured[mover.index()]);
+    if given > 0 {
+        steps.push(SowStep::StoreGiven {
+            from: mover,
+            count: given,
+        });
+    }
 }
 
 impl MoveTrace {
@@ -376,6 +387,12 @@ impl MoveTrace {
                     let store = &mut pos.captured[to.index()];
                     *store = store.saturating_add(taken);
                 }
+                SowStep::StoreGiven { from, count } => {
+                    let given = count.min(pos.captured[from.index()]);
+                    pos.captured[from.index()] -= given;
+                    let store = &mut pos.captured[from.opponent().index()];
+                    *store = store.saturating_add(given);
+                }
                 _ => {}
             }
         }
@@ -384,8 +401,8 @@ impl MoveTrace {
 }
 
 /// The protocol's form (protocol.md, `query sowing`): `A:5` lifts five from `A`, `B` drops one
-/// in `B`, `*S` one in South's store, `xB:4>S` takes four from `B` to South, `again` is another
-/// move, `endless` an endless move.
+/// in `B`, `*S` one in South's store, `xB:4>S` takes four from `B` to South, `x*S:7>N` gives
+/// South's store of seven to North, `again` is another move, `endless` an endless move.
 impl fmt::Display for MoveTrace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.pits_per_row;
@@ -405,6 +422,9 @@ impl fmt::Display for MoveTrace {
                 SowStep::DropInStore { side: s } => format!("*{}", side(s)),
                 SowStep::Capture { pit, count, to } => {
                     format!("x{}:{count}>{}", name(pit), side(to))
+                }
+                SowStep::StoreGiven { from, count } => {
+                    format!("x*{}:{count}>{}", side(from), side(from.opponent()))
                 }
                 SowStep::ExtraTurn => "again".to_string(),
                 SowStep::Endless => "endless".to_string(),

@@ -1910,3 +1910,66 @@ fn a_crossing_whose_pit_the_leftover_emptied_is_not_remembered() {
         "1-0-0-1-2-0-0-0-N-a"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// A last counter into an empty pit that gives the mover's store away
+
+#[test]
+fn a_last_counter_into_an_empty_pit_of_the_opponent_gives_the_movers_store_away() {
+    let gives = game(
+        "empty-landing-gives-store",
+        "empty-landing-gives-store = true\ncapture-side = \"opponent\"\n",
+    );
+    // `C` sows its one counter into North's empty `a`: South's store of 5 goes to North.
+    let before = position(gives, "0-0-1-0-1-0-5-3-S");
+    let mut after = before;
+    let effect = after.play(mv("C")).unwrap();
+    assert_eq!(after.to_string(), "0-0-0-1-1-0-0-8-N");
+    // The opponent gained five: a capture of theirs, progress as any capture.
+    assert_eq!(effect.captured, 5);
+    // The telling gives the store away, and replays to the same totals.
+    let trace = before.trace_move(mv("C")).unwrap();
+    assert_eq!(trace.to_string(), "C:1 a x*S:5>N");
+    assert_eq!(
+        trace.steps.last(),
+        Some(&SowStep::StoreGiven {
+            from: Side::South,
+            count: 5
+        })
+    );
+    let replayed = trace.replay(&before);
+    assert_eq!(replayed.captured(Side::South), 0);
+    assert_eq!(replayed.captured(Side::North), 8);
+    // Into a pit that held counters: nothing.
+    assert_eq!(play(gives, "0-0-1-1-1-0-5-3-S", "C").0, "0-0-0-2-1-0-5-3-N");
+    // Into an empty pit of the mover's own row, off the capture side: nothing.
+    assert_eq!(play(gives, "0-1-0-0-1-0-5-3-S", "B").0, "0-0-1-0-1-0-5-3-N");
+    // An empty store gives nothing, and the move made no progress.
+    let mut empty = position(gives, "0-0-1-0-1-0-0-3-S");
+    assert_eq!(empty.play(mv("C")).unwrap().captured, 0);
+    assert_eq!(empty.to_string(), "0-0-0-1-1-0-0-3-N");
+    // A final margin may now be anywhere within the total: South's 5 ahead can still end 8
+    // behind.
+    assert_eq!(before.final_margin_range(), (-10, 10));
+}
+
+#[test]
+fn a_relay_move_ending_in_an_empty_pit_of_the_opponent_gives_the_movers_store_away() {
+    let gives = game(
+        "relay-empty-landing-gives-store",
+        "laps = \"relay\"\nempty-landing-gives-store = true\ncapture-side = \"opponent\"\n",
+    );
+    // `C` sows `a b`; `b` was empty: the move ends there, and South's 4 go to North.
+    assert_eq!(play(gives, "0-0-2-1-0-0-4-0-S", "C").0, "0-0-0-2-1-0-0-4-N");
+    // Not with other captures of an empty landing, nor with another move after a capture.
+    for clash in [
+        "capture-empty-opposite = true\n",
+        "capture-extra-move = \"always\"\ncapture-counts = [2]\n",
+    ] {
+        let error = definition::parse(&format!(
+            "name = \"x\"\npits-per-row = 3\nstart = 2\nempty-landing-gives-store = true\n{clash}"
+        ))
+        .unwrap_err();
+        assert_eq!(error.field, "empty-landing-gives-store", "{error}");
+    }
+}

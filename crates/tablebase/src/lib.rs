@@ -42,7 +42,8 @@ use mancala_rules::{LastFourRule, Leftover, MAX_PITS, Position, Side, Variant};
 /// (its values do not follow the captured margin, which the tables leave out); nor a game that
 /// forbids moving a single counter straight back over an end of the board (the tables do not
 /// index the pit it crossed into); nor a match for territory (they do not index who owns a pit); nor a game whose first move
-/// chooses the players' directions (nor which way each sows).
+/// chooses the players' directions (nor which way each sows); nor a game whose captured counters
+/// change hands (its values depend on the captured totals).
 pub fn has_tables(variant: Variant) -> bool {
     let rules = variant.rules();
     !rules.has_forced_moves()
@@ -52,6 +53,7 @@ pub fn has_tables(variant: Variant) -> bool {
         && !rules.territory()
         && !rules.tracks_directions()
         && !rules.eliminates()
+        && !rules.stores_change_hands()
         && (rules.leftover != Leftover::RowOwner || rules.sow_own_store)
 }
 

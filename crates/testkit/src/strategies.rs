@@ -690,6 +690,44 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         lines = ways;
                     }
                 }
+                // A last counter into an empty pit that gives the mover's store away (one file
+                // in four), without the rules it is refused with (kept only where the file
+                // still loads).
+                if seed >> 52 & 3 == 0 {
+                    let mut gives = without_fields(
+                        &lines,
+                        &[
+                            "capture-empty-opposite",
+                            "capture-takes-own",
+                            "capture-empty-either-row",
+                            "capture-takes-own-alone",
+                            "capture-past-empty",
+                            "past-empty-takes-facing",
+                            "lap-captures",
+                            "capture-extra-move",
+                            "sweep-at-most",
+                            "goal",
+                            "rounds",
+                            "round-fill",
+                            "round-starter",
+                            "round-blocks",
+                            "round-pits-to-go-on",
+                            "territory-pits-to-win",
+                            "territory-partial-pit-to-loser",
+                        ],
+                    );
+                    gives.push("empty-landing-gives-store = true".into());
+                    if !gives.iter().any(|l| l.starts_with("capture-side")) {
+                        gives.push(
+                            ["capture-side = \"opponent\"", "capture-side = \"any\""]
+                                [(seed >> 54 & 1) as usize]
+                                .into(),
+                        );
+                    }
+                    if loads(&gives) {
+                        lines = gives;
+                    }
+                }
                 let body = lines.join("\n") + "\n";
                 // A name from the rules: the same rules, the same name.
                 let hash = body.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {

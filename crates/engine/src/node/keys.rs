@@ -63,7 +63,9 @@ pub fn position_key_for<S: Spec>(pos: &Position) -> u64 {
 #[inline(always)]
 pub fn future_key_for<S: Spec>(pos: &Position) -> u64 {
     // (In a game won outright by its goal the value does not follow the captured margin either.)
-    let majority = S::rules(pos).ends_on_majority() || S::rules(pos).eliminates();
+    // (Nor where captured counters change hands.)
+    let rules = S::rules(pos);
+    let majority = rules.ends_on_majority() || rules.eliminates() || rules.stores_change_hands();
     key_with::<S>(pos, majority) ^ fold(pos.variant().index() as u64 ^ K[4], K[2])
 }
 

@@ -57,7 +57,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 58] = [
+pub const FIELDS: [(&str, &str, &str); 59] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -451,6 +451,14 @@ pub const FIELDS: [(&str, &str, &str); 58] = [
          the loser (not to the winner where over half of it is filled); W is then the counters \
          that fill every pit to win, and a round ends the match once it leaves a player fewer \
          than the total less W plus one",
+    ),
+    (
+        "empty-landing-gives-store",
+        "`true`, `false`",
+        "a last counter into an empty pit on `capture-side` gives the mover's store to the \
+         opponent, where it holds counters (a \"passive capture\"); the end's other captures \
+         are tried only when it does not. Captured counters then change hands: the game has no \
+         tables, and its keys hold the captured totals",
     ),
 ];
 
@@ -922,6 +930,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     };
     let capture_past_empty = f.bool("capture-past-empty", false)?;
     let past_empty_takes_facing = f.bool("past-empty-takes-facing", false)?;
+    let empty_landing_gives_store = f.bool("empty-landing-gives-store", false)?;
     let grand_slam = f.choice("grand-slam", &GRAND_SLAMS, GrandSlam::Captures)?;
     let extra_turn_in_store = f.bool("extra-turn-in-store", false)?;
     let capture_extra_move = f.choice(
@@ -1052,6 +1061,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         single_counter_takes_facing,
         capture_past_empty,
         past_empty_takes_facing,
+        empty_landing_gives_store,
         grand_slam,
         extra_turn_in_store,
         capture_extra_move,
@@ -1399,6 +1409,34 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
              shares out that total)",
         ));
     }
+    if rules.empty_landing_gives_store {
+        let clash = [
+            (
+                "laps",
+                !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
+            ),
+            ("capture-empty-opposite", rules.capture_empty_opposite),
+            ("capture-past-empty", rules.capture_past_empty),
+            ("lap-captures", rules.lap_captures),
+            (
+                "capture-extra-move",
+                rules.capture_extra_move != CaptureExtraMove::No,
+            ),
+            ("sweep-at-most", rules.sweep_at_most > 0),
+            ("goal", rules.eliminates()),
+            ("rounds", rules.rounds.is_some()),
+        ];
+        if let Some(field) = first_in_use(&clash) {
+            return Err(error(
+                "empty-landing-gives-store",
+                format!(
+                    "is implemented for laps \"single\" or \"relay\", without other \
+                     captures of an empty landing, captures at every lap, another move or a \
+                     sweep after a capture, a goal or rounds (here: {field})"
+                ),
+            ));
+        }
+    }
     if rules.past_empty_takes_facing && !rules.capture_past_empty {
         return Err(error(
             "past-empty-takes-facing",
@@ -1613,7 +1651,7 @@ pub fn write(rules: &Rules) -> String {
         territory_pits_to_win: 0,
         partial_pit_to_loser: false,
     });
-    let values: [String; 58] = [
+    let values: [String; 59] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -1677,6 +1715,7 @@ pub fn write(rules: &Rules) -> String {
         rules.no_crossing_back.to_string(),
         rounds.territory_pits_to_win.to_string(),
         rounds.partial_pit_to_loser.to_string(),
+        rules.empty_landing_gives_store.to_string(),
     ];
     FIELDS
         .iter()
