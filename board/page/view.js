@@ -219,6 +219,20 @@ export async function showSowing(board, pos, trace, { n, stop, sound, duration =
     void storeEl(side).offsetWidth;
     storeEl(side).classList.add('dropped');
   };
+  // Flies `count` counters in the hand from `from` to `side`'s store; false if stopped on the
+  // way.
+  const flyToStore = async (from, count, side, tone) => {
+    handOver(from, count);
+    await new Promise((r) => setTimeout(r, pause));
+    if (stop()) return false;
+    handOver(storeEl(side), count);
+    captured[side === 'S' ? 0 : 1] += count;
+    showStore(side);
+    sound.tick(tone);
+    holding = 0;
+    hand.hidden = true;
+    return true;
+  };
   const showPit = (letter, what) => {
     const el = pitEl(letter);
     if (!el) return;
@@ -243,29 +257,13 @@ export async function showSowing(board, pos, trace, { n, stop, sound, duration =
         const count = Number(m[2]);
         pits[pitOf(m[1], n)] -= count;
         showPit(m[1], 'captured');
-        handOver(pitEl(m[1]), count);
-        await new Promise((r) => setTimeout(r, pause));
-        if (stop()) break;
-        handOver(storeEl(m[3]), count);
-        captured[m[3] === 'S' ? 0 : 1] += count;
-        showStore(m[3]);
-        sound.tick(440);
-        holding = 0;
-        hand.hidden = true;
+        if (!(await flyToStore(pitEl(m[1]), count, m[3], 440))) break;
       } else if ((m = /^x\*([SN]):(\d+)>([SN])$/.exec(word))) {
         // A store given away: its counters fly to the other store.
         const count = Number(m[2]);
-        handOver(storeEl(m[1]), count);
         captured[m[1] === 'S' ? 0 : 1] -= count;
         showStore(m[1]);
-        await new Promise((r) => setTimeout(r, pause));
-        if (stop()) break;
-        handOver(storeEl(m[3]), count);
-        captured[m[3] === 'S' ? 0 : 1] += count;
-        showStore(m[3]);
-        sound.tick(330);
-        holding = 0;
-        hand.hidden = true;
+        if (!(await flyToStore(storeEl(m[1]), count, m[3], 330))) break;
       } else if ((m = /^\*([SN])$/.exec(word))) {
         holding = Math.max(0, holding - 1);
         handOver(storeEl(m[1]), holding);
