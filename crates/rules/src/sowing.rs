@@ -6,7 +6,7 @@ use super::side::Side;
 use super::spec::Spec;
 use super::variant::{
     CaptureCounts, CaptureExtraMove, CaptureSide, Direction, DirectionRule, GrandSlam, Laps,
-    PassingCaptures, RelayFrom, Rules, Unfed,
+    MoveChoice, PassingCaptures, RelayFrom, Rules, Unfed,
 };
 
 /// The rules the move `mv` from `origin` holding `hand` counters is sown under: the game's, with
@@ -434,7 +434,10 @@ impl Position {
                 return None;
             }
             let mut after = *self;
-            after.side_to_move = self.owner(pit);
+            // (Where either player moves any pit, the side to move sows it.)
+            if rules.move_choice != MoveChoice::EitherRow {
+                after.side_to_move = self.owner(pit);
+            }
             let effect = after.play_for::<S>(Move::from_pit(pit, rules.pits_per_row));
             return (effect.captured > 0 || effect.extra_turn).then_some(effect.captured);
         }

@@ -155,6 +155,19 @@ impl Position {
                 });
             }
         }
+        // A store given away after those captures (the mover's, with what they just took).
+        let mover = self.side_to_move.index();
+        let taken = MoveTrace {
+            pits_per_row: self.rules().pits_per_row,
+            steps: steps.clone(),
+        }
+        .replay(self);
+        if taken.captured[mover] > after.captured[mover] {
+            steps.push(SowStep::StoreGiven {
+                from: self.side_to_move,
+                count: taken.captured[mover] - after.captured[mover],
+            });
+        }
         if effect.extra_turn {
             steps.push(SowStep::ExtraTurn);
         }

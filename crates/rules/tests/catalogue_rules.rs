@@ -1973,3 +1973,40 @@ fn a_relay_move_ending_in_an_empty_pit_of_the_opponent_gives_the_movers_store_aw
         assert_eq!(error.field, "empty-landing-gives-store", "{error}");
     }
 }
+
+#[test]
+fn a_store_given_away_is_told_after_the_take_that_filled_it_and_hinted_for_either_rows_mover() {
+    // A single counter takes the pit facing it into the store, then lands in an empty pit and
+    // gives that store away: the telling says both (found by the property tests).
+    let takes_then_gives = game(
+        "takes-facing-then-gives-store",
+        "single-counter-takes-facing = true\nempty-landing-gives-store = true\n\
+         capture-side = \"any\"\n",
+    );
+    let before = position(takes_then_gives, "0-1-0-0-3-0-0-0-S");
+    let mut after = before;
+    after.play(mv("B")).unwrap();
+    assert_eq!(after.to_string(), "0-0-1-0-0-0-0-3-N");
+    let trace = before.trace_move(mv("B")).unwrap();
+    assert_eq!(trace.to_string(), "B:1 C xb:3>S x*S:3>N");
+    let replayed = trace.replay(&before);
+    assert_eq!(
+        (
+            replayed.captured(Side::South),
+            replayed.captured(Side::North)
+        ),
+        (0, 3)
+    );
+    // Where either player moves any pit, North's move from South's `B` gives North's store
+    // away: the capture hint of the side to move sees it (it used to sow as the row's owner).
+    let either = game(
+        "either-row-gives-store",
+        "moves = \"either-row\"\ngame-ends = \"board-empty\"\nleftover = \"nobody\"\n\
+         empty-landing-gives-store = true\ncapture-side = \"any\"\n",
+    );
+    let pos = position(either, "0-1-0-0-0-0-0-3-N");
+    let mut played = pos;
+    played.play(mv("B")).unwrap();
+    assert_eq!(played.to_string(), "0-0-1-0-0-0-3-0-S");
+    assert!(pos.capture_hint(1).is_some());
+}
