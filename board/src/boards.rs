@@ -92,6 +92,13 @@ fn deliver(outbox: &Mutex<Outbox>, pid: u32, message: Message) {
     outbox.backlog.push_back(message);
 }
 
+/// A page's connection to its board, as [`Board::attach`] gives it: where the session posts its
+/// own notices, where everything for the page arrives, and the connection's number.
+pub struct Attachment {
+    pub notices: Sender<Message>,
+    pub messages: Receiver<Message>,
+    pub connection: u64,
+}
 impl Board {
     fn start_engine(engine: &EngineCommand, outbox: Arc<Mutex<Outbox>>) -> std::io::Result<Engine> {
         let mut child = Program::new(&engine.program)
@@ -176,7 +183,7 @@ impl Board {
     /// Connects the page: it receives what waited, then everything as it comes (and what the
     /// returned sender sends). A connection already there is told it was taken over and ends:
     /// one board, one connection. Returns the connection's number for [`Board::detach`].
-    pub fn attach(&self) -> (Sender<Message>, Receiver<Message>, u64) {
+    pub fn attach(&self) -> Attachment {
         let (sender, receiver) = channel();
         let mut outbox = self.outbox.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(previous) = outbox.page.take() {
@@ -192,7 +199,11 @@ impl Board {
             .detached_since
             .lock()
             .unwrap_or_else(|p| p.into_inner()) = None;
-        (sender, receiver, connection)
+        Attachment {
+            notices: sender,
+            messages: receiver,
+            connection,
+        }
     }
 
     /// Disconnects the page's connection `connection`, unless another has taken its place.

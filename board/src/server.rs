@@ -23,7 +23,7 @@ use tungstenite::protocol::{Role, WebSocket, WebSocketConfig};
 use tungstenite::{Message as WsMessage, handshake::derive_accept_key};
 
 use crate::Settings;
-use crate::boards::{Board, Boards, Message, OpenError};
+use crate::boards::{Attachment, Board, Boards, Message, OpenError};
 use crate::commands;
 use crate::gate::{Gate, Ticket};
 
@@ -358,14 +358,22 @@ fn handle(
             match (boards.get(id), upgrade, key) {
                 (Some(board), true, Some(key)) => {
                     let accept = derive_accept_key(key.as_bytes());
-                    write!(
+                    // The board is taken over before the client hears it is connected: once the
+                    // handshake is answered, nothing the old connection sends reaches the engine.
+                    let attachment = board.attach();
+                    let connection = attachment.connection;
+                    let handshake = write!(
                         stream,
                         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: \
                          Upgrade\r\nSec-WebSocket-Accept: {accept}\r\n\r\n"
-                    )?;
-                    stream.flush()?;
-                    stream.set_read_timeout(None)?;
-                    session(stream, &board);
+                    )
+                    .and_then(|()| stream.flush())
+                    .and_then(|()| stream.set_read_timeout(None));
+                    if let Err(e) = handshake {
+                        board.detach(connection);
+                        return Err(e.into());
+                    }
+                    session(stream, &board, attachment);
                 }
                 (None, _, _) => json_error(&mut stream, "404 Not Found", "no such board")?,
                 _ => json_error(&mut stream, "400 Bad Request", "a WebSocket is expected")?,
@@ -390,8 +398,14 @@ fn handle(
 /// (then the server closes this one, whether or not the client answers the close). Only the
 /// board's current connection reaches its engine, one search at a time, and a message longer
 /// than a line ends the connection at its frame's header (close code 1009).
-fn session(stream: TcpStream, board: &Arc<Board>) {
+fn session(stream: TcpStream, board: &Arc<Board>, attachment: Attachment) {
+    let Attachment {
+        notices,
+        messages,
+        connection,
+    } = attachment;
     let (Ok(write_half), Ok(closer)) = (stream.try_clone(), stream.try_clone()) else {
+        board.detach(connection);
         return;
     };
     // A message longer than a line the board accepts is refused at its frame's header, before
@@ -402,7 +416,6 @@ fn session(stream: TcpStream, board: &Arc<Board>) {
         .read_buffer_size(MAX_MESSAGE);
     let mut reader = WebSocket::from_raw_socket(stream, Role::Server, Some(limits));
     let mut writer = WebSocket::from_raw_socket(write_half, Role::Server, None);
-    let (notices, messages, connection) = board.attach();
     let forward = std::thread::spawn(move || {
         loop {
             let text = match messages.recv_timeout(Duration::from_secs(15)) {
