@@ -94,11 +94,20 @@ def engine_name(game, mg_move):
 
 
 def mg_fen(game):
-    """MancalaGames' position as the engine writes it: a blocked pit is `x`, a match of rounds
+    """MancalaGames' position as the engine writes it: a blocked pit is `x`, a child's count is
+    marked `s` or `n` (its owner's), a match of rounds
     adds who started the round, a match for territory who owns each pit, and a game whose
     captures give one extra move in a row whether the player to move is on one."""
     side = "N" if game.turn else "S"
-    pits = "-".join("x" if game.blocked[loc] else str(c) for loc, c in enumerate(game.board))
+
+    def pit(loc, count):
+        if game.blocked[loc]:
+            return "x"
+        # A child's count is marked with its owner (True is North).
+        child = game.child[loc] if game.info.child_type else None
+        return str(count) + ("" if child is None else "n" if child else "s")
+
+    pits = "-".join(pit(loc, c) for loc, c in enumerate(game.board))
     fen = f"{pits}-{game.store[0]}-{game.store[1]}-{side}"
     if game.info.rounds:
         fen += "-N" if game.starter else "-S"

@@ -517,6 +517,7 @@ function render() {
   if (!state.animating) {
     // The key to pits owned across the board, where the game has them (a match for territory).
     $('owned-key').hidden = !pos.owners;
+    $('child-key').hidden = !pos.children.some((c) => c);
     drawBoard($('board'), pos, {
       game,
       previous: ply > 0 ? positionAt(ply - 1) : null,
@@ -929,7 +930,7 @@ function wire() {
       return;
     }
     const pits = games.get(state.variant).pits;
-    const shaped = /^([0-9]+|x)(-([0-9]+|x))*-[SN](-[SNX])*$/.test(words[0]);
+    const shaped = /^([0-9]+[sn]?|x)(-([0-9]+[sn]?|x))*-[SN](-[SNX])*$/.test(words[0]);
     control(async () => {
       try {
         await startGame(`fen ${words[0]}`, words.slice(2));

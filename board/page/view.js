@@ -16,8 +16,9 @@ export function pitOf(letter, n) {
 }
 
 // A position string (`6-6-…-0-0-S[-X]`) of a game of `n` pits a row; in a match of rounds a pit
-// blocked for the round is `x` (it holds nothing); a match for territory adds a field naming
-// each pit's owner (`S` or `N`, in pit order), the only field of 2n letters.
+// blocked for the round is `x` (it holds nothing); a child's count is marked with its owner
+// (`5s`, `5n`); a match for territory adds a field naming each pit's owner (`S` or `N`, in pit
+// order), the only field of 2n letters.
 export function parsePosition(text, n) {
   const fields = text.split('-');
   const cells = fields.slice(0, 2 * n);
@@ -25,8 +26,9 @@ export function parsePosition(text, n) {
   return {
     owners: owners ? [...owners] : null,
     text,
-    pits: cells.map((cell) => (cell === 'x' ? 0 : Number(cell))),
+    pits: cells.map((cell) => (cell === 'x' ? 0 : parseInt(cell, 10))),
     blocked: cells.map((cell) => cell === 'x'),
+    children: cells.map((cell) => (/^[0-9]+[sn]$/.test(cell) ? cell.slice(-1).toUpperCase() : null)),
     captured: [Number(fields[2 * n]), Number(fields[2 * n + 1])],
     side: fields[2 * n + 2],
     lastFour: fields[2 * n + 3],
@@ -131,6 +133,10 @@ export function drawBoard(board, pos, opts) {
       const owner = pos.owners ? pos.owners[pit] : side;
       const ownerNote = owner === side ? '' : `, owned by ${opts.names[owner === 'N' ? 1 : 0]}`;
       if (owner !== side) button.classList.add('changed-hands');
+      // A child: a pit a move made a player's own (nobody plays it; its counters are its owner's).
+      const child = pos.children ? pos.children[pit] : null;
+      const childNote = child ? `, ${opts.names[child === 'N' ? 1 : 0]}'s child` : '';
+      if (child) button.classList.add('child', child === 'N' ? 'child-north' : 'child-south');
       if (opts.toMove === owner) button.classList.add('to-move');
       button.dataset.pit = pit;
       button.dataset.move = move;
@@ -141,7 +147,7 @@ export function drawBoard(board, pos, opts) {
         button.querySelector('.count').textContent = '×';
         button.setAttribute('aria-label', `pit ${move}, blocked for this round`);
       } else {
-        button.setAttribute('aria-label', `pit ${move}, ${pos.pits[pit]} counters${ownerNote}${playable ? ', play it' : ''}`);
+        button.setAttribute('aria-label', `pit ${move}, ${pos.pits[pit]} counters${ownerNote}${childNote}${playable ? ', play it' : ''}`);
       }
       if (playable) button.classList.add('legal');
       else button.setAttribute('aria-disabled', 'true');
@@ -187,7 +193,7 @@ export class Sound {
   }
 }
 
-// Shows a move told as `query sowing` tells it (`C:4 D E F *S again`, `xb:3>S`, `x*S:5>N`, …) on the
+// Shows a move told as `query sowing` tells it (`C:4 D E F *S again`, `xb:3>S`, `x*S:5>N`, `+C>S`, …) on the
 // drawn board, from position `pos`: the lifted counters travel in a hand over the pits and fall
 // one by one, captures fly to their store. `stop()` says when to show the end at once (a click,
 // a key, any control). Resolves when shown.
@@ -264,6 +270,12 @@ export async function showSowing(board, pos, trace, { n, stop, sound, duration =
         captured[m[1] === 'S' ? 0 : 1] -= count;
         showStore(m[1]);
         if (!(await flyToStore(storeEl(m[1]), count, m[3], 330))) break;
+      } else if ((m = /^\+([A-Za-z])>([SN])$/.exec(word))) {
+        // A pit becomes a player's child: ringed in that player's colour from now on.
+        const el = pitEl(m[1]);
+        if (el) el.classList.add('child', m[2] === 'N' ? 'child-north' : 'child-south');
+        showPit(m[1], 'dropped');
+        sound.tick(550);
       } else if ((m = /^\*([SN])$/.exec(word))) {
         holding = Math.max(0, holding - 1);
         handOver(storeEl(m[1]), holding);

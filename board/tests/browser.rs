@@ -60,6 +60,23 @@ fn check_board(page: &mut Page, variant: Variant, base: Position) {
     .unwrap();
     let expected: Vec<u32> = pos.pits().iter().map(|&c| c as u32).collect();
     assert_eq!(pits, expected, "{variant}: the drawn pits after {played:?}");
+    // Children are ringed in their owner's colour.
+    let children: Vec<String> = serde_json::from_value(page.eval(
+        "[...document.querySelectorAll('.pit')].sort((a, b) => a.dataset.pit - b.dataset.pit)\
+         .map(p => p.classList.contains('child-south') ? 'S' \
+                   : p.classList.contains('child-north') ? 'N' : '')",
+    ))
+    .unwrap();
+    let expected: Vec<String> = (0..pos.pits().len())
+        .map(|pit| {
+            pos.child_owner(pit)
+                .map_or(String::new(), |s| s.letter().to_string())
+        })
+        .collect();
+    assert_eq!(
+        children, expected,
+        "{variant}: the drawn children after {played:?}"
+    );
     let captured = [
         page.text("document.getElementById('south-store').dataset.captured"),
         page.text("document.getElementById('north-store').dataset.captured"),
@@ -497,6 +514,70 @@ fn a_match_for_territory_shows_the_pits_that_changed_hands() {
         page.screenshot(&screenshots().join(format!("namnam-territory-{name}.png")));
         if !mobile {
             // Played on by clicks, the board stays the rules' board, owners and all.
+            play(&mut page, variant, base, 60);
+        }
+    }
+}
+
+#[test]
+fn children_are_drawn_made_and_never_played() {
+    if !available() {
+        return;
+    }
+    let file =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/catalogue/qelat-ii.toml");
+    let variant =
+        mancala_rules::definition::register(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&["--game", file.to_str().unwrap()]);
+    // South's `F` sows its one counter into North's `a`, which then holds 4: South's child.
+    let before = "4-4-4-4-4-1-3-4-4-4-4-4-2-2-S";
+    let base = Position::from_position_string(variant, before).unwrap();
+    for (width, height, mobile, name) in [(390, 844, true, "phone"), (1100, 900, false, "desktop")]
+    {
+        let mut page = open(&chromium, &server, width, height, mobile);
+        switch_to(&mut page, variant);
+        page.type_into("fen", before);
+        page.click("#load");
+        page.wait_for(
+            &format!(
+                "document.getElementById('fen').value === '{before}' && \
+                 document.body.dataset.state === 'idle'"
+            ),
+            LONG,
+            "the position loads",
+        );
+        check_board(&mut page, variant, base);
+        assert_eq!(
+            page.eval("document.getElementById('child-key').hidden"),
+            serde_json::json!(true),
+            "{name}: no key to children before there is one"
+        );
+        page.click(".pit[data-move='F']");
+        settled(&mut page);
+        let played = moves(&mut page);
+        assert_eq!(played.first().map(|m| m.to_string()), Some("F".to_string()));
+        check_board(&mut page, variant, base);
+        if played.len() == 1 {
+            // North to move (the engine thinks): its child-free pits only.
+            assert_eq!(
+                page.eval("[...document.querySelectorAll('.pit.child')].map(p => p.dataset.move)"),
+                serde_json::json!(["a"])
+            );
+        }
+        assert!(
+            page.text("document.querySelector('.pit.child-south').getAttribute('aria-label')")
+                .contains("child"),
+            "{name}: the pit says whose child it is"
+        );
+        assert_eq!(
+            page.eval("document.getElementById('child-key').hidden"),
+            serde_json::json!(false),
+            "{name}: the legend explains the ring"
+        );
+        page.screenshot(&screenshots().join(format!("qelat-ii-child-{name}.png")));
+        if !mobile {
+            // Played on by clicks, the board stays the rules' board, children and all.
             play(&mut page, variant, base, 60);
         }
     }

@@ -274,6 +274,7 @@ fn rust_source(rules: &Rules) -> String {
         stores,
         rounds,
         goal,
+        children,
     } = *rules;
     let start = match start {
         Start::Uniform(count) => format!("Start::Uniform({count})"),
@@ -292,17 +293,27 @@ fn rust_source(rules: &Rules) -> String {
         }
         Laps::RelayFours => "Laps::RelayFours".to_string(),
     };
+    let children = match children {
+        None => "None".to_string(),
+        Some(c) => format!(
+            "Some(Children {{ count: {}, made_by: ChildMaking::{:?}, side: CaptureSide::{:?}, \
+             landing_takes: {} }})",
+            c.count, c.made_by, c.side, c.landing_takes
+        ),
+    };
     let rounds = match rounds {
         None => "None".to_string(),
         Some(r) => format!(
             "Some(Rounds {{ fill: RoundFill::{:?}, starter: RoundStarter::{:?}, blocks: {}, \
-             pits_to_go_on: {}, territory_pits_to_win: {}, partial_pit_to_loser: {} }})",
+             pits_to_go_on: {}, territory_pits_to_win: {}, partial_pit_to_loser: {}, \
+             only_loser_refills: {} }})",
             r.fill,
             r.starter,
             r.blocks,
             r.pits_to_go_on,
             r.territory_pits_to_win,
-            r.partial_pit_to_loser
+            r.partial_pit_to_loser,
+            r.only_loser_refills
         ),
     };
     format!(
@@ -360,6 +371,7 @@ fn rust_source(rules: &Rules) -> String {
     stores: {stores},
     rounds: {rounds},
     goal: Goal::{goal:?},
+    children: {children},
 }}",
         relay_counts = counts_source(relay_counts),
     )

@@ -187,6 +187,10 @@ const READ: &[&str] = &[
     "nosinglecapt",
     "no_sides",
     "udir_holes",
+    "child_type",
+    "child_cvt",
+    "child_rule",
+    "child_locs",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -199,15 +203,11 @@ const DEPENDENT: &[(&str, &str)] = &[
     ("end_param", "end_cond"),
     ("sow_param", "sow_rule"),
     ("mlap_param", "mlap_cont"),
-    ("child_cvt", "child_type"),
-    ("child_rule", "child_type"),
-    ("child_locs", "child_type"),
     ("xc_sown", "crosscapt"),
 ];
 
 /// What the rules the engine does not have are, by parameter (for the refusal's message).
 const NOT_HAD: &[(&str, &str)] = &[
-    ("child_type", "children (pits that become a player's)"),
     ("prescribed", "a prescribed opening"),
     ("nocaptmoves", "opening moves without captures"),
     ("sow_start", "sowing into the origin pit"),
@@ -217,9 +217,6 @@ const NOT_HAD: &[(&str, &str)] = &[
     ("goal_param", "the goal's parameter"),
     ("end_param", "the end condition's parameter"),
     ("sow_param", "the sowing rule's parameter"),
-    ("child_cvt", "the count that makes a child"),
-    ("child_rule", "conditions on children"),
-    ("child_locs", "where children may be made"),
     (
         "xc_sown",
         "a cross capture only after sowing the opponent's row",
@@ -1416,6 +1413,74 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             ),
         ));
     }
+    // Children: pits a move makes a player's own.
+    let child_type = int(info, "child_type", 0)?;
+    let child_count = int(info, "child_cvt", 0)?;
+    let stores = flag(info, "stores")?;
+    if child_type != 0 {
+        let made_by = match child_type {
+            1 | 4 => "count",
+            3 => "one-each",
+            6 => "facing-pair",
+            other => {
+                return Err(refuse(
+                    "child_type",
+                    format!(
+                        "= {other}: {} are not a rule the engine has",
+                        match other {
+                            5 => "children made in pairs of neighbours (bulls)",
+                            7 => "children of no owner that change with the counts (rams)",
+                            _ => "these children",
+                        }
+                    ),
+                ));
+            }
+        };
+        let locs = int(info, "child_locs", 0)?;
+        if locs != 0 {
+            return Err(refuse(
+                "child_locs",
+                format!("= {locs}: children made only in some pits are not a rule the engine has"),
+            ));
+        }
+        let side = match (int(info, "child_rule", 0)?, territory) {
+            (0, _) => "any",
+            (1, false) | (4, true) => "opponent",
+            (2, false) | (5, true) => "own",
+            (rule, _) => {
+                return Err(refuse(
+                    "child_rule",
+                    format!("= {rule}: this condition on children is not a rule the engine has"),
+                ));
+            }
+        };
+        if !(1..=MAX_COUNTERS as i64).contains(&child_count) {
+            return Err(refuse(
+                "child_cvt",
+                format!("= {child_count}: a child needs a count of 1 or more"),
+            ));
+        }
+        if !stores {
+            return Err(refuse(
+                "child_type",
+                "without stores: children that hold the captures are not a rule the engine has",
+            ));
+        }
+        if mlaps == 2 {
+            return Err(refuse(
+                "child_type",
+                "with mlaps 2: laps that go on from the next pit past a child are not a rule \
+                 the engine has",
+            ));
+        }
+        lines.push(format!("child-count = {child_count}"));
+        lines.push(format!("child-made-by = \"{made_by}\""));
+        lines.push(format!("child-side = \"{side}\""));
+        if child_type == 4 {
+            // A last counter into the opponent's weg takes two from it (one if it holds one).
+            lines.push("child-landing-takes = 2".into());
+        }
+    }
     // In a match for territory whose rounds end without moves, MancalaGames wins the round only
     // with every counter (its round's winning count is then the total less one).
     if !eliminates && !territory {
@@ -1426,8 +1491,24 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     let ended_by_feeding = must_share && !must_pass;
     // (Nor where the last counters are taken with a capture: MancalaGames leaves that end out.)
     // (Nor where another end condition is set: MancalaGames leaves it out then too.)
-    if !sow_own_store && !ended_by_feeding && pickextra != 3 && !eliminates && end_cond == 0 {
-        let mut fewest = total;
+    // (Nor where the only captures are a weg's: MancalaGames leaves that end out then too.)
+    let weg_only = child_type == 4
+        && capt_on.is_empty()
+        && !evens
+        && capt_min == 0
+        && int(info, "capt_max", 0)? == 0
+        && capt_type == 0
+        && crosscapt == 0;
+    if !sow_own_store
+        && !ended_by_feeding
+        && pickextra != 3
+        && !eliminates
+        && end_cond == 0
+        && !weg_only
+    {
+        // With children, a move that makes one changes the outcome (and MancalaGames' end then
+        // needs no child on the board, as the engine's `ends-below` does).
+        let mut fewest = if child_type != 0 { child_count } else { total };
         if evens || crosscapt != 0 {
             fewest = fewest.min(2);
         }
@@ -1530,6 +1611,9 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             let fill = match round_fill {
                 _ if territory => "",
                 1 => "from-left",
+                // Only the loser fills, in MancalaGames' own order for a row: from the board's
+                // left end.
+                10 => "from-board-left",
                 2 => "from-right",
                 0 | 3 => "outside-in",
                 other => {
@@ -1542,7 +1626,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                                 4 => "evenly",
                                 5 | 9 => "on shortened rows",
                                 6..=8 => "by the players' choice",
-                                10 => "on the loser's side only",
                                 _ => "by territory",
                             }
                         ),
@@ -1613,6 +1696,9 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 lines.push(format!("round-starter = \"{starter}\""));
                 lines.push(format!("round-blocks = {blocks}"));
                 lines.push(format!("round-pits-to-go-on = {pits}"));
+                if round_fill == 10 {
+                    lines.push("round-only-loser-refills = true".into());
+                }
             }
         }
         other => {
@@ -1806,6 +1892,18 @@ mod tests {
         assert_eq!(rounds.starter, mancala_rules::RoundStarter::LastMover);
         assert!(rounds.blocks);
         assert_eq!(rounds.pits_to_go_on, 4);
+        assert!(!rounds.only_loser_refills);
+        // Only the loser filling its row, from the board's left end (MancalaGames' order).
+        let loser_only = file(
+            7,
+            5,
+            r#"{ "name": "Loser Only", "rounds": 2, "blocks": true, "round_fill": 10,
+                 "round_starter": 2, "stores": true, "sow_stores": 1 }"#,
+        );
+        let rules = definition::parse(&translate(&loser_only).unwrap().text).unwrap();
+        let rounds = rules.rounds.expect("a match of rounds");
+        assert!(rounds.only_loser_refills);
+        assert_eq!(rounds.fill, mancala_rules::RoundFill::FromBoardLeft);
         // Other round ends, fills and blocks without rounds are refused by name.
         let half = file(6, 4, r#"{ "name": "Half", "rounds": 1, "round_fill": 1 }"#);
         let refusal = translate(&half).unwrap_err();
@@ -1828,6 +1926,58 @@ mod tests {
             r#"{ "name": "Lost", "rounds": 2, "round_fill": 1, "unclaimed": 1 }"#,
         );
         assert_eq!(translate(&lost).unwrap_err().parameter, "unclaimed");
+    }
+
+    #[test]
+    fn children_become_child_rules() {
+        let weg = file(
+            6,
+            4,
+            r#"{ "name": "Wegs", "child_type": 4, "child_cvt": 4, "mlaps": 1, "stores": true }"#,
+        );
+        let rules = definition::parse(&translate(&weg).unwrap().text).unwrap();
+        let children = rules.children.expect("children");
+        assert_eq!(children.count, 4);
+        assert_eq!(children.made_by, mancala_rules::ChildMaking::Count);
+        assert_eq!(children.landing_takes, 2);
+        // A weg's game without other captures has no end on too few counters.
+        assert_eq!(rules.ends_below, 0);
+        let qur = file(
+            8,
+            4,
+            r#"{ "name": "Qurs", "child_type": 6, "child_cvt": 3, "child_rule": 2,
+                 "crosscapt": 1, "capt_side": 1, "xcpickown": 1, "stores": true }"#,
+        );
+        let rules = definition::parse(&translate(&qur).unwrap().text).unwrap();
+        let children = rules.children.expect("children");
+        assert_eq!(children.made_by, mancala_rules::ChildMaking::FacingPair);
+        assert_eq!(children.side, mancala_rules::CaptureSide::Own);
+        assert_eq!(children.landing_takes, 0);
+        // The end on too few counters starts from the child's count.
+        assert_eq!(rules.ends_below, 2);
+        // Bulls, children only in some pits, and children that hold the captures are refused.
+        for (info, parameter, why) in [
+            (
+                r#""child_type": 5, "child_cvt": 4, "stores": true"#,
+                "child_type",
+                "bulls",
+            ),
+            (
+                r#""child_type": 1, "child_cvt": 4, "child_locs": 1, "stores": true"#,
+                "child_locs",
+                "some pits",
+            ),
+            (
+                r#""child_type": 1, "child_cvt": 4"#,
+                "child_type",
+                "without stores",
+            ),
+        ] {
+            let refused = file(6, 4, &format!(r#"{{ "name": "Kin", {info} }}"#));
+            let refusal = translate(&refused).unwrap_err();
+            assert_eq!(refusal.parameter, parameter, "{refusal}");
+            assert!(refusal.why.contains(why), "{refusal}");
+        }
     }
 
     #[test]

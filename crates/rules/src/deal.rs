@@ -62,6 +62,7 @@ impl Position {
             crossed_into: 0,
             north_owned: rules.start_owners(),
             south_direction: None,
+            children: [0; 2],
         }
     }
 }

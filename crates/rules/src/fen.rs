@@ -11,7 +11,7 @@ use std::fmt;
 use super::moves::Move;
 use super::position::{MAX_COUNTERS, MAX_PITS, Position};
 use super::side::Side;
-use super::variant::{Direction, Variant};
+use super::variant::{ChildMaking, Direction, Variant};
 
 /// What is wrong with a position string.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +56,10 @@ pub enum PositionStringError {
     /// Every pit of a row is blocked: no round is dealt so (a player who goes on fills a pit at
     /// least), and a hand with nowhere to go would never end.
     RowBlocked { side: Side },
+    /// A pit is marked a child (`s` or `n` after its count) in a game without children.
+    ChildPit { field: String },
+    /// A player has more than one child where the game allows one each.
+    ChildrenOneEach { side: Side },
 }
 
 impl fmt::Display for PositionStringError {
@@ -135,6 +139,18 @@ impl fmt::Display for PositionStringError {
                     "every pit of {side}'s row is blocked ('x'): a round leaves one open"
                 )
             }
+            PositionStringError::ChildPit { field } => {
+                write!(
+                    f,
+                    "{field} is marked a child, but this game has no children"
+                )
+            }
+            PositionStringError::ChildrenOneEach { side } => {
+                write!(
+                    f,
+                    "{side} has more than one child, where this game allows one each"
+                )
+            }
         }
     }
 }
@@ -179,8 +195,27 @@ impl Position {
         let len = rules.pit_count();
         let mut counts = [0u64; MAX_PITS + 2];
         let mut blocked = 0u32;
+        let mut children = [0u32; 2];
         for (i, text) in fields[..len + 2].iter().enumerate() {
-            if i < len && *text == "x" && rules.rounds.is_some() {
+            // A child's count is marked with its owner: `5s` (South's), `5n` (North's).
+            let owner = match text.as_bytes().last() {
+                Some(b's') if i < len => Some(Side::South),
+                Some(b'n') if i < len => Some(Side::North),
+                _ => None,
+            };
+            let text = match owner {
+                Some(side) => {
+                    if !rules.has_children() {
+                        return Err(PositionStringError::ChildPit {
+                            field: field_name(i, rules.pits_per_row),
+                        });
+                    }
+                    children[side.index()] |= 1 << i;
+                    &text[..text.len() - 1]
+                }
+                None => text,
+            };
+            if i < len && text == "x" && rules.rounds.is_some() {
                 if !rules.blocks_pits() {
                     return Err(PositionStringError::BlockedPit {
                         field: field_name(i, rules.pits_per_row),
@@ -199,6 +234,12 @@ impl Position {
             let row = ((1u32 << n) - 1) << (side.index() * n);
             if blocked & row == row {
                 return Err(PositionStringError::RowBlocked { side });
+            }
+            let one_each = rules
+                .children
+                .is_some_and(|c| c.made_by == ChildMaking::OneEach);
+            if one_each && children[side.index()].count_ones() > 1 {
+                return Err(PositionStringError::ChildrenOneEach { side });
             }
         }
         let found: u64 = counts[..len + 2].iter().sum();
@@ -345,6 +386,7 @@ impl Position {
             crossed_into,
             north_owned,
             south_direction,
+            children,
         })
     }
 }
@@ -391,7 +433,11 @@ impl fmt::Display for Position {
             if self.is_blocked(pit) {
                 f.write_str("x-")?;
             } else {
-                write!(f, "{count}-")?;
+                match self.child_owner(pit) {
+                    Some(Side::South) => write!(f, "{count}s-")?,
+                    Some(Side::North) => write!(f, "{count}n-")?,
+                    None => write!(f, "{count}-")?,
+                }
             }
         }
         write!(

@@ -45,6 +45,9 @@ pub struct Position {
     /// Where the first move chooses the players' directions ([`Rules::tracks_directions`]): the
     /// way South sows (North the other), once chosen; `None` before (and in every other game).
     pub(super) south_direction: Option<Direction>,
+    /// Where the game has children ([`Rules::children`]): each player's children, a bit a pit
+    /// (`[South's, North's]`; always 0 elsewhere).
+    pub(super) children: [u32; 2],
 }
 
 /// Why a game is over.
@@ -186,6 +189,7 @@ impl Position {
             crossed_into: 0,
             north_owned: rules.start_owners(),
             south_direction: None,
+            children: [0; 2],
         })
     }
 
@@ -210,6 +214,7 @@ impl Position {
             crossed_into: 0,
             north_owned: rules.start_owners(),
             south_direction: None,
+            children: [0; 2],
         };
         if rules.opening_from_rightmost {
             // The first move is made for South (the game's rules make sure it exists).
@@ -292,6 +297,17 @@ impl Position {
         self.captured(me) as i32 - self.captured(me.opponent()) as i32
     }
 
+    /// The counters the side to move owns minus the opponent's: captured, and in a game with
+    /// children, those in its children (its own at the end).
+    pub fn owned_margin(&self) -> i32 {
+        let margin = self.captured_margin();
+        if !self.rules().has_children() {
+            return margin;
+        }
+        let me = self.side_to_move;
+        margin + self.in_children(me) as i32 - self.in_children(me.opponent()) as i32
+    }
+
     /// Anywoli: who received the most recent four, if anybody has.
     pub fn last_four(&self) -> Option<Side> {
         self.last_four
@@ -334,21 +350,23 @@ impl Position {
         side.index() * n..side.index() * n + n
     }
 
-    /// Counters in `side`'s row.
+    /// Counters in `side`'s row (the pits it owns, in a match for territory), its children's
+    /// and the opponent's left out: the counters it may still move.
     #[inline]
     pub fn row_total(&self, side: Side) -> u32 {
-        if self.rules().territory() {
+        if self.rules().territory() || self.rules().has_children() {
             return self.owned_total(side);
         }
         self.pits[self.row(side)].iter().map(|&c| c as u32).sum()
     }
 
-    /// The counters in the pits `side` owns in a match for territory.
+    /// The counters in the pits `side` owns (its row, but in a match for territory), children
+    /// left out.
     fn owned_total(&self, side: Side) -> u32 {
         let mine = match side {
             Side::South => !self.north_owned,
             Side::North => self.north_owned,
-        };
+        } & !self.children_mask();
         let len = self.rules().pit_count();
         (0..len)
             .filter(|&pit| mine >> pit & 1 != 0)
@@ -378,6 +396,49 @@ impl Position {
         }
     }
 
+    /// Every child's pit, a bit each (where the game has children; 0 elsewhere).
+    #[inline(always)]
+    pub fn children_mask(&self) -> u32 {
+        self.children[0] | self.children[1]
+    }
+
+    /// `side`'s children, a bit each (pit 0 the lowest).
+    #[inline]
+    pub fn children_of(&self, side: Side) -> u32 {
+        self.children[side.index()]
+    }
+
+    /// Whose child `pit` is, if it is one.
+    #[inline]
+    pub fn child_owner(&self, pit: usize) -> Option<Side> {
+        if self.children[0] >> pit & 1 != 0 {
+            Some(Side::South)
+        } else if self.children[1] >> pit & 1 != 0 {
+            Some(Side::North)
+        } else {
+            None
+        }
+    }
+
+    /// The counters in `side`'s children: its own, as its captures are.
+    #[inline]
+    pub fn in_children(&self, side: Side) -> u32 {
+        let mine = self.children[side.index()];
+        if mine == 0 {
+            return 0;
+        }
+        (0..self.rules().pit_count())
+            .filter(|&pit| mine >> pit & 1 != 0)
+            .map(|pit| self.pits[pit] as u32)
+            .sum()
+    }
+
+    /// The counters on the board outside the children: those still in play for everybody.
+    #[inline]
+    pub fn free_on_board(&self) -> u32 {
+        self.on_board() - self.in_children(Side::South) - self.in_children(Side::North)
+    }
+
     /// The pits North owns this round, a bit each (its row, but in a match for territory).
     #[inline]
     pub fn north_owned_pits(&self) -> u32 {
@@ -387,7 +448,7 @@ impl Position {
     /// [`Position::row_total`] for a position of the game `S`.
     #[inline(always)]
     fn row_total_for<S: Spec>(&self, side: Side) -> u32 {
-        if S::rules(self).territory() {
+        if S::rules(self).territory() || S::rules(self).has_children() {
             return self.owned_total(side);
         }
         let n = S::rules(self).pits_per_row;
@@ -463,6 +524,15 @@ impl Position {
             for (offset, &count) in row.iter().enumerate() {
                 moves.push_if(Move::sow(mover, offset as u8), count >= least);
             }
+        }
+        if rules.has_children() && self.children_mask() != 0 {
+            // Nobody moves from a child.
+            let children = self.children_mask();
+            let mut kept = MoveList::new();
+            for &mv in &moves {
+                kept.push_if(mv, mv.pit(n).is_some_and(|pit| children >> pit & 1 == 0));
+            }
+            moves = kept;
         }
         if rules.move_filter != MoveFilter::Every {
             moves = self.filtered_moves::<S>(moves);
@@ -581,13 +651,13 @@ impl Position {
     }
 
     /// Of the sowing moves `candidates`, the moves that leave the starved opponent something,
-    /// judged after captures.
+    /// judged after captures (not after a claim of the counters left at the game's end).
     fn feeding_moves<S: Spec>(&self, candidates: &MoveList) -> MoveList {
         let starved = self.side_to_move.opponent();
         let mut feeding = MoveList::new();
         for &mv in candidates {
             let mut after = *self;
-            after.play_for::<S>(mv);
+            after.sow_and_capture_for::<S>(mv);
             if after.row_total_for::<S>(starved) != 0 {
                 feeding.push(mv);
             }
@@ -609,16 +679,29 @@ impl Position {
             return self.goal_end_by_count::<S>(rules);
         }
         let on_board = self.on_board_for::<S>();
-        if on_board == 0 {
+        // Children's counters are their owners': the board is empty when only they are left.
+        let children = if rules.has_children() {
+            self.children_mask()
+        } else {
+            0
+        };
+        if on_board == 0 || children != 0 && self.free_on_board() == 0 {
             return Some(Ending::BoardEmpty);
         }
         if rules.majority_ends && self.has_majority(rules, on_board) {
             return Some(Ending::Majority);
         }
-        if on_board < rules.ends_below as u32 {
+        // (Counters sown into a child may still change the outcome: not with children.)
+        if on_board < rules.ends_below as u32 && children == 0 {
             return Some(Ending::TooFew);
         }
-        if rules.min_move > 1 && !self.pits().iter().any(|&c| c >= rules.min_move) {
+        if rules.min_move > 1
+            && !self
+                .pits()
+                .iter()
+                .enumerate()
+                .any(|(pit, &c)| c >= rules.min_move && children >> pit & 1 == 0)
+        {
             return Some(Ending::Immobile);
         }
         match rules.own_end {
@@ -636,9 +719,8 @@ impl Position {
             OwnEnd::MoverRowEmpty | OwnEnd::EitherRowEmpty if rules.min_move > 1 => {
                 let n = rules.pits_per_row;
                 let first = self.side_to_move.index() * n;
-                (!self.pits[first..first + n]
-                    .iter()
-                    .any(|&c| c >= rules.min_move))
+                (!(first..first + n)
+                    .any(|pit| self.pits[pit] >= rules.min_move && children >> pit & 1 == 0))
                 .then_some(Ending::RowEmpty)
             }
             OwnEnd::MoverRowEmpty | OwnEnd::EitherRowEmpty => {
@@ -729,16 +811,25 @@ impl Position {
     #[inline(always)]
     fn has_majority(&self, rules: &Rules, on_board: u32) -> bool {
         let total = on_board + self.captured[0] as u32 + self.captured[1] as u32;
+        // A player's children count as its captures.
+        let held = if rules.has_children() {
+            [
+                self.captured[0] as u32 + self.in_children(Side::South),
+                self.captured[1] as u32 + self.in_children(Side::North),
+            ]
+        } else {
+            self.captured.map(u32::from)
+        };
         if let Some(rounds) = rules.rounds {
             let most = if rounds.territory_pits_to_win > 0 {
                 rules.territory_win(rounds)
             } else {
                 total.saturating_sub(rules.round_need(rounds))
             };
-            let [south, north] = self.captured.map(u32::from);
+            let [south, north] = held;
             return south > most || north > most || (south == most && north == most);
         }
-        let [south, north] = self.captured.map(|c| 2 * c as u32);
+        let [south, north] = held.map(|c| 2 * c);
         south > total || north > total || (south == total && north == total)
     }
 
@@ -785,8 +876,13 @@ impl Position {
                 None => [total / 2, total / 2],
             };
         }
-        let mut totals = [self.captured[0] as u32, self.captured[1] as u32];
-        let on_board = self.on_board();
+        // A player's children are its own, as its captures; the counters left outside them go as
+        // the ending says.
+        let mut totals = [
+            self.captured[0] as u32 + self.in_children(Side::South),
+            self.captured[1] as u32 + self.in_children(Side::North),
+        ];
+        let on_board = self.free_on_board();
         let split_evenly = |totals: &mut [u32; 2]| {
             totals[0] += on_board / 2;
             totals[1] += on_board / 2;

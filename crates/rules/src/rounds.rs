@@ -49,16 +49,37 @@ impl Position {
         }
         let per_pit = rules.start_count(0) as u32;
         let mut next = *self;
-        next.pits = [0; MAX_PITS];
-        next.blocked = 0;
         next.on_extra_move = false;
         next.crossed_into = 0;
         // Where the first move chooses the directions, each round's first move does.
         next.south_direction = None;
-        if rounds.territory_pits_to_win > 0 {
-            next.deal_territory(totals, per_pit, rounds.partial_pit_to_loser);
+        if rounds.only_loser_refills {
+            let loser = match totals[0].cmp(&totals[1]) {
+                Ordering::Equal => return None,
+                Ordering::Greater => Side::North,
+                Ordering::Less => Side::South,
+            };
+            // The winner plays on with the row the round left: none to play from ends the match.
+            let n = rules.pits_per_row;
+            let winner_row = loser.opponent().index() * n..loser.opponent().index() * n + n;
+            if !self.pits[winner_row].iter().any(|&c| c >= rules.min_move) {
+                return None;
+            }
+            // The loser's own counters (its store and row) fill its row: every counter stays.
+            let held = self.captured[loser.index()] as u32 + self.row_total(loser);
+            next.deal_row(rounds, loser, held, per_pit);
         } else {
-            next.deal_rows(rounds, totals, per_pit);
+            next.pits = [0; MAX_PITS];
+            next.blocked = 0;
+            // Children are a round's.
+            next.children = [0; 2];
+            if rounds.territory_pits_to_win > 0 {
+                next.deal_territory(totals, per_pit, rounds.partial_pit_to_loser);
+            } else {
+                for side in Side::BOTH {
+                    next.deal_row(rounds, side, totals[side.index()], per_pit);
+                }
+            }
         }
         // After a drawn round, as MancalaGames has it: the player to move at its end starts
         // under the winner rule, the other (the last mover, unless the last move gave another)
@@ -83,34 +104,38 @@ impl Position {
 }
 
 impl Position {
-    /// A match of rounds' next round: each player fills its own row from the end `round-fill`
-    /// says, as far as its counters go, the rest in its store; the pits left are blocked where
-    /// the rounds block pits.
-    fn deal_rows(&mut self, rounds: Rounds, totals: [u32; 2], per_pit: u32) {
+    /// Fills `side`'s row for the next round from the `held` counters it holds (captured and on
+    /// its row), from the end `round-fill` says, as far as they go, the rest in its store; the
+    /// pits left are blocked where the rounds block pits (and unblocked where they are filled).
+    fn deal_row(&mut self, rounds: Rounds, side: Side, held: u32, per_pit: u32) {
         let n = self.rules().pits_per_row;
-        for side in [Side::South, Side::North] {
-            let held = totals[side.index()];
-            let filled = (held / per_pit).min(n as u32) as usize;
-            self.captured[side.index()] = (held - filled as u32 * per_pit) as u8;
-            let first = side.index() * n;
-            for k in 0..n {
-                let pit = match rounds.fill {
-                    RoundFill::FromLeft => first + k,
-                    RoundFill::FromRight => first + n - 1 - k,
-                    RoundFill::OutsideIn => {
-                        // The k-th place from the board's left end (as South sees it) inwards,
-                        // alternating ends; South's row runs left to right, North's right to
-                        // left.
-                        let from_left = if k % 2 == 0 { k / 2 } else { n - 1 - k / 2 };
-                        match side {
-                            Side::South => from_left,
-                            Side::North => 2 * n - 1 - from_left,
-                        }
+        let filled = (held / per_pit).min(n as u32) as usize;
+        self.captured[side.index()] = (held - filled as u32 * per_pit) as u8;
+        let first = side.index() * n;
+        for k in 0..n {
+            let pit = match rounds.fill {
+                RoundFill::FromLeft => first + k,
+                RoundFill::FromRight => first + n - 1 - k,
+                RoundFill::FromBoardLeft => match side {
+                    Side::South => first + k,
+                    Side::North => first + n - 1 - k,
+                },
+                RoundFill::OutsideIn => {
+                    // The k-th place from the board's left end (as South sees it) inwards,
+                    // alternating ends; South's row runs left to right, North's right to left.
+                    let from_left = if k % 2 == 0 { k / 2 } else { n - 1 - k / 2 };
+                    match side {
+                        Side::South => from_left,
+                        Side::North => 2 * n - 1 - from_left,
                     }
-                };
-                if k < filled {
-                    self.pits[pit] = per_pit as u8;
-                } else if rounds.blocks {
+                }
+            };
+            self.blocked &= !(1 << pit);
+            if k < filled {
+                self.pits[pit] = per_pit as u8;
+            } else {
+                self.pits[pit] = 0;
+                if rounds.blocks {
                     self.blocked |= 1 << pit;
                 }
             }

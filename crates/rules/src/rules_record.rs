@@ -308,6 +308,10 @@ pub struct Rounds {
     /// loser (else to the winner where more than half of it is filled), and a win needs every
     /// one of the pits to win filled.
     pub partial_pit_to_loser: bool,
+    /// Only the round's loser fills their row again, from their store and row; the winner plays
+    /// on with the row and store the round left them. A drawn round ends the match, and so does
+    /// a round whose winner has no move on the board it left (MancalaGames' rule).
+    pub only_loser_refills: bool,
 }
 
 /// Where a new round's counters go first in each row.
@@ -317,6 +321,9 @@ pub enum RoundFill {
     FromLeft,
     /// From the player's right.
     FromRight,
+    /// From the board's left end as South sees it: South's row from its left, North's from its
+    /// right (MancalaGames' order where only the loser fills).
+    FromBoardLeft,
     /// From both ends of the board inwards, alternately: first the pit at the board's left end
     /// as South sees it (South's leftmost, North's rightmost), then the other end's, then the
     /// second from the left end, and so on to the middle.
@@ -336,6 +343,34 @@ pub enum RoundStarter {
     Winner,
     /// The player who made the round's last move.
     LastMover,
+}
+
+/// Children: pits a move makes a player's own for the rest of the game (or round). Nobody moves
+/// from a child, nothing captures it (but [`Children::landing_takes`]), and sowing fills it as any
+/// pit; its counters are its owner's at the end, and count for its owner's majority.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Children {
+    /// The count that makes a child (with [`ChildMaking::FacingPair`], the facing pit's count).
+    pub count: u8,
+    pub made_by: ChildMaking,
+    /// Whose pit (by its owner) the last counter must fall into to make a child.
+    pub side: CaptureSide,
+    /// A last counter into a child of the opponent takes this many counters from it (all it
+    /// holds where it holds fewer), a capture; 0: no such rule.
+    pub landing_takes: u8,
+}
+
+/// How a move makes a child, at its end, before any capture (a move that makes one captures
+/// nothing); a relay move stops where it would make one, and where its lap ends in a child.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChildMaking {
+    /// The last counter makes a pit that is not a child hold [`Children::count`].
+    Count,
+    /// The same, by a player who has no child yet: one child each at most.
+    OneEach,
+    /// The last counter falls into an empty pit (not a child) whose facing pit (not a child)
+    /// holds [`Children::count`]: both become the mover's.
+    FacingPair,
 }
 
 /// The counters of the start position.
@@ -491,6 +526,8 @@ pub struct Rules {
     /// final total is every counter (the loser's none, half each in a draw): the result, the
     /// score and the solved value (plus or minus the total) follow the goal.
     pub goal: Goal,
+    /// Children (pits a move makes a player's own); `None`: no such rule.
+    pub children: Option<Children>,
 }
 
 impl Rules {
@@ -581,6 +618,13 @@ impl Rules {
     #[inline(always)]
     pub const fn stores_change_hands(&self) -> bool {
         self.empty_landing_gives_store
+    }
+
+    /// Whether the game has children ([`Rules::children`]): positions then say which pits are
+    /// whose, and the game has no tables.
+    #[inline(always)]
+    pub const fn has_children(&self) -> bool {
+        self.children.is_some()
     }
 
     /// Whether the game ends once a player has captured more than half of the counters (its

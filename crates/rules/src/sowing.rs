@@ -5,8 +5,8 @@ use super::position::{Ending, MAX_PITS, Position};
 use super::side::Side;
 use super::spec::Spec;
 use super::variant::{
-    CaptureCounts, CaptureExtraMove, CaptureSide, Direction, DirectionRule, GrandSlam, Laps,
-    MoveChoice, PassingCaptures, RelayFrom, Rules, Unfed,
+    CaptureCounts, CaptureExtraMove, CaptureSide, ChildMaking, Children, Direction, DirectionRule,
+    GrandSlam, Laps, MoveChoice, PassingCaptures, RelayFrom, Rules, Unfed,
 };
 
 /// The rules the move `mv` from `origin` holding `hand` counters is sown under: the game's, with
@@ -180,6 +180,19 @@ impl Position {
     /// constants; `S` must be this position's game).
     #[inline(always)]
     pub fn play_for<S: Spec>(&mut self, mv: Move) -> MoveEffect {
+        self.play_with::<S>(mv, true)
+    }
+
+    /// The sowing and captures of `mv` only, without the last mover's claim of the counters left
+    /// where the move ends the game: what the feeding rule judges a move by (the claim would ask
+    /// for the next player's moves, which may ask the feeding rule again, without end).
+    #[inline(always)]
+    pub(crate) fn sow_and_capture_for<S: Spec>(&mut self, mv: Move) -> MoveEffect {
+        self.play_with::<S>(mv, false)
+    }
+
+    #[inline(always)]
+    fn play_with<S: Spec>(&mut self, mv: Move, claim_at_end: bool) -> MoveEffect {
         debug_assert_eq!(self.variant, S::variant(self));
         let game_rules = S::rules(self);
         let mv = if game_rules.tracks_directions() {
@@ -289,7 +302,10 @@ impl Position {
         if rules.tracks_extra_move() {
             self.on_extra_move = effect.extra_turn;
         }
-        if rules.claims_leftover_at_end() && !effect.endless && mv.pit(rules.pits_per_row).is_some()
+        if claim_at_end
+            && rules.claims_leftover_at_end()
+            && !effect.endless
+            && mv.pit(rules.pits_per_row).is_some()
         {
             self.claim_leftover_at_end::<S>(mover);
         }
@@ -425,6 +441,7 @@ impl Position {
             || rules.single_counter_takes_facing && hand == 1
             || rules.tracks_directions()
             || rules.stores_change_hands()
+            || rules.has_children()
         {
             // A move that captures nothing may still leave the few counters a sweep takes, end
             // the game and take what is left for its mover, a single counter take the pit
@@ -627,6 +644,11 @@ impl Position {
         row_held: bool,
     ) {
         let mover = self.side_to_move;
+        if let Some(children) = rules.children
+            && self.child_end(rules, children, landing)
+        {
+            return;
+        }
         if rules.empty_landing_gives_store
             && self.pits[landing] == 1
             && self.captured[mover.index()] > 0
@@ -646,8 +668,22 @@ impl Position {
         if rules.capture_empty_opposite {
             let facing = rules.pit_count() - 1 - landing;
             let landing_ok = self.owner(landing) == mover || rules.empty_either_row;
-            if landing_ok && self.pits[landing] == 1 && self.pits[facing] > 0 {
-                let own = if rules.capture_takes_own { 1 } else { 0 };
+            // No capture takes a child: not the facing pit, nor the last counter in one.
+            let children = if rules.has_children() {
+                self.children_mask()
+            } else {
+                0
+            };
+            if landing_ok
+                && self.pits[landing] == 1
+                && self.pits[facing] > 0
+                && children >> facing & 1 == 0
+            {
+                let own = if rules.capture_takes_own && children >> landing & 1 == 0 {
+                    1
+                } else {
+                    0
+                };
                 let taken = own + self.pits[facing];
                 self.pits[landing] -= own;
                 self.pits[facing] = 0;
@@ -655,6 +691,7 @@ impl Position {
             } else if rules.takes_own_alone
                 && self.owner(landing) == mover
                 && self.pits[landing] == 1
+                && children >> landing & 1 == 0
             {
                 self.pits[landing] = 0;
                 self.captured[mover.index()] += 1;
@@ -670,6 +707,60 @@ impl Position {
                 self.capture_chain(rules, landing, origin, captures, false)
             }
             _ => self.capture_on_side(rules, landing, origin, captures, row_held),
+        }
+    }
+
+    /// The end of a move in a game with children, before its captures: a last counter into a
+    /// child of the opponent takes from it ([`Children::landing_takes`]); one that makes a child
+    /// makes it. Returns whether either happened (the move's captures are then not tried).
+    #[inline(never)]
+    fn child_end(&mut self, rules: &Rules, children: Children, landing: usize) -> bool {
+        let mover = self.side_to_move;
+        if children.landing_takes > 0 && self.child_owner(landing) == Some(mover.opponent()) {
+            let taken = self.pits[landing].min(children.landing_takes);
+            self.pits[landing] -= taken;
+            self.captured[mover.index()] += taken;
+            return true;
+        }
+        match self.child_made_at(rules, children, landing) {
+            Some(pits) => {
+                self.children[mover.index()] |= pits;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The pits (a bit each) that become the mover's children where its last counter fell in
+    /// `landing`, if it makes any: what stops a relay move, and what [`Position::child_end`]
+    /// makes.
+    #[inline]
+    pub(crate) fn child_made_at(
+        &self,
+        rules: &Rules,
+        children: Children,
+        landing: usize,
+    ) -> Option<u32> {
+        let mover = self.side_to_move;
+        let taken = self.children_mask();
+        let on_side = match children.side {
+            CaptureSide::Any => true,
+            CaptureSide::Own => self.owner(landing) == mover,
+            CaptureSide::Opponent => self.owner(landing) != mover,
+        };
+        if taken >> landing & 1 != 0 || !on_side {
+            return None;
+        }
+        let count = self.pits[landing];
+        match children.made_by {
+            ChildMaking::Count => (count == children.count).then_some(1 << landing),
+            ChildMaking::OneEach => (count == children.count && self.children[mover.index()] == 0)
+                .then_some(1 << landing),
+            ChildMaking::FacingPair => {
+                let facing = rules.pit_count() - 1 - landing;
+                (count == 1 && taken >> facing & 1 == 0 && self.pits[facing] == children.count)
+                    .then_some(1 << landing | 1 << facing)
+            }
         }
     }
 
@@ -751,6 +842,14 @@ impl Position {
             LastCounter::Store => LapEnd::Done,
             LastCounter::Pit(landing) => {
                 let count = self.pits[landing];
+                // A lap that ends in a child, or makes one, ends the move.
+                if let Some(children) = rules.children
+                    && (self.children_mask() >> landing & 1 != 0
+                        || self.child_made_at(rules, children, landing).is_some())
+                {
+                    self.capture_one_lap_told(rules, landing, lap_origin, captures, row_held, tell);
+                    return LapEnd::Done;
+                }
                 if rules.lap_captures {
                     // Captures at the end of every lap, which decide whether the move goes on
                     // (from the landing pit, unless a capture emptied it: a chain round a small
@@ -1027,8 +1126,15 @@ impl Position {
         let before = *self;
         let mut taken = 0u8;
         let mut pit = landing;
+        // No capture takes a child (a chain stops at one).
+        let children = if rules.has_children() {
+            self.children_mask()
+        } else {
+            0
+        };
         while (allowed(self, pit) || rules.chain_either_row && pit != landing)
             && captures.contains(self.pits[pit])
+            && children >> pit & 1 == 0
         {
             taken += self.pits[pit];
             self.pits[pit] = 0;
@@ -1100,7 +1206,13 @@ impl Position {
         let last = rules.pit_count() - 1;
         let mut taken = 0u8;
         let mut pit = landing;
-        while captures.contains(self.pits[pit]) {
+        // No capture takes a child (a chain stops at one).
+        let children = if rules.has_children() {
+            self.children_mask()
+        } else {
+            0
+        };
+        while captures.contains(self.pits[pit]) && children >> pit & 1 == 0 {
             taken += self.pits[pit];
             self.pits[pit] = 0;
             if opposite {

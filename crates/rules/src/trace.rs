@@ -29,6 +29,8 @@ pub enum SowStep {
     /// The counters of this player's store go to the other player (a last counter into an
     /// empty pit that gives the mover's store away).
     StoreGiven { from: Side, count: u8 },
+    /// This pit becomes this player's child.
+    ChildMade { pit: usize, owner: Side },
     /// The mover moves again.
     ExtraTurn,
     /// The move would never end: it stops, and the game is over (the telling stops too).
@@ -374,6 +376,13 @@ fn tell_captures(
             count: given,
         });
     }
+    // Children made (the landing pit first, then the pit facing it).
+    let made = after.children_of(mover) & !sown.children_of(mover);
+    for pit in [landing, len - 1 - landing] {
+        if made >> pit & 1 != 0 {
+            steps.push(SowStep::ChildMade { pit, owner: mover });
+        }
+    }
 }
 
 impl MoveTrace {
@@ -406,6 +415,11 @@ impl MoveTrace {
                     let store = &mut pos.captured[from.opponent().index()];
                     *store = store.saturating_add(given);
                 }
+                SowStep::ChildMade { pit, owner }
+                    if pit < pits && before.rules().has_children() =>
+                {
+                    pos.children[owner.index()] |= 1 << pit;
+                }
                 _ => {}
             }
         }
@@ -415,7 +429,8 @@ impl MoveTrace {
 
 /// The protocol's form (protocol.md, `query sowing`): `A:5` lifts five from `A`, `B` drops one
 /// in `B`, `*S` one in South's store, `xB:4>S` takes four from `B` to South, `x*S:7>N` gives
-/// South's store of seven to North, `again` is another move, `endless` an endless move.
+/// South's store of seven to North, `+B>S` makes `B` South's child, `again` is another move,
+/// `endless` an endless move.
 impl fmt::Display for MoveTrace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.pits_per_row;
@@ -439,6 +454,7 @@ impl fmt::Display for MoveTrace {
                 SowStep::StoreGiven { from, count } => {
                     format!("x*{}:{count}>{}", side(from), side(from.opponent()))
                 }
+                SowStep::ChildMade { pit, owner } => format!("+{}>{}", name(pit), side(owner)),
                 SowStep::ExtraTurn => "again".to_string(),
                 SowStep::Endless => "endless".to_string(),
             });

@@ -597,6 +597,68 @@ fn the_next_round_s_starter_follows_the_game_s_rule() {
 }
 
 #[test]
+fn only_the_round_s_loser_fills_its_row_again() {
+    let loser_only = rounds_game(
+        "rounds-loser-only",
+        "game-ends = \"either-row-empty\"\nround-only-loser-refills = true\n\
+         round-fill = \"from-board-left\"\n",
+    );
+    // `C` sows its one counter into `a` and leaves South's row empty: the round ends. South
+    // holds 5, North 2 and its row's 5. Only South, the loser, fills again, from the board's
+    // left end: `A B`, 1 left in its store, `C` blocked. North keeps its row and store, and
+    // (South having started) starts the next round.
+    let mut game = Game::new(
+        position(loser_only, "0-0-1-0-2-2-5-2-S-S"),
+        LastFourRule::default(),
+    );
+    game.play(mv("C")).unwrap();
+    let end = game.round_end().expect("the move ended a round");
+    assert_eq!(end.totals, [5, 7]);
+    assert_eq!(game.position().to_string(), "2-2-x-1-2-2-1-2-N-N");
+    assert!(!game.is_over());
+    // North loses the next: its row is filled from its right (the board's left end), the pits
+    // it cannot fill are blocked, and South's row (its blocked `C` too) stays as it was.
+    let ended = position(loser_only, "0-1-x-0-0-0-8-3-N-N");
+    let next = ended.next_round([9, 3], Side::North).expect("both go on");
+    assert_eq!(next.to_string(), "0-1-x-x-x-2-8-1-S-S");
+    // A drawn round ends the match.
+    let mut game = Game::new(
+        position(loser_only, "0-0-1-0-2-2-6-1-S-S"),
+        LastFourRule::default(),
+    );
+    game.play(mv("C")).unwrap();
+    assert!(game.is_over());
+    assert_eq!(game.result(), Some(mancala_rules::GameResult::Draw));
+    // So does a round whose winner has no move on the board it left: South won with its row
+    // empty.
+    let mut game = Game::new(
+        position(loser_only, "0-0-1-0-1-1-8-1-S-S"),
+        LastFourRule::default(),
+    );
+    game.play(mv("C")).unwrap();
+    assert!(game.is_over());
+    assert_eq!(game.result(), Some(mancala_rules::GameResult::SouthWins));
+    // The winner keeps its row: only a game whose leftover goes to the rows' owners has the rule.
+    let error = definition::parse(
+        "name = \"rounds-loser-only-split\"\npits-per-row = 3\nstart = 2\n\
+         leftover = \"split-odd-to-trailing\"\nrounds = true\nround-only-loser-refills = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "round-only-loser-refills", "{error}");
+    // Both fill again where the rule is not set: the winner's row goes to its store first.
+    let both = rounds_game(
+        "rounds-both-refill",
+        "game-ends = \"either-row-empty\"\nround-fill = \"from-board-left\"\n",
+    );
+    let mut game = Game::new(
+        position(both, "0-0-1-0-2-2-5-2-S-S"),
+        LastFourRule::default(),
+    );
+    game.play(mv("C")).unwrap();
+    assert_eq!(game.position().to_string(), "2-2-x-2-2-2-1-1-N-N");
+}
+
+#[test]
 fn a_player_who_cannot_fill_the_pits_to_go_on_loses_the_match() {
     let rounds = rounds_game("rounds-short", "round-pits-to-go-on = 2\n");
     // North ends the round with 2 counters, short of the 4 that two pits take: the match ends.
@@ -2009,4 +2071,175 @@ fn a_store_given_away_is_told_after_the_take_that_filled_it_and_hinted_for_eithe
     played.play(mv("B")).unwrap();
     assert_eq!(played.to_string(), "0-0-1-0-0-0-3-0-S");
     assert!(pos.capture_hint(1).is_some());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Children
+
+#[test]
+fn a_last_counter_that_makes_the_child_count_makes_the_pit_the_mover_s() {
+    let kin = game("children-count", "child-count = 3\ncapture-counts = [4]\n");
+    // `C` sows `a b`; `b` now holds 3: South's child, in North's row (any side will do).
+    assert_eq!(
+        play(kin, "1-1-2-1-2-1-2-2-S", "C"),
+        ("1-1-0-2-3s-1-2-2-N".to_string(), false)
+    );
+    // Nobody moves from a child, and no capture takes it: `a` sows `b c`, making `b` 4, the
+    // count that captures, but `b` is a child.
+    let pos = position(kin, "1-1-0-2-3s-1-2-2-N");
+    assert_eq!(pos.legal_moves().to_string(), "a c");
+    assert_eq!(
+        play(kin, "1-1-0-2-3s-1-2-2-N", "a"),
+        ("1-1-0-0-4s-2-2-2-S".to_string(), false)
+    );
+    // Only in the mover's own row where the game says so: the same move makes no child.
+    let own = game("children-own", "child-count = 3\nchild-side = \"own\"\n");
+    assert_eq!(
+        play(own, "1-1-2-1-2-1-2-2-S", "C"),
+        ("1-1-0-2-3-1-2-2-N".to_string(), false)
+    );
+    // A move that makes a child captures nothing: `C` would take the 3 it makes in `b`.
+    let either = game(
+        "children-before-captures",
+        "child-count = 3\ncapture-counts = [3]\n",
+    );
+    assert_eq!(
+        play(either, "1-1-2-1-2-1-2-2-S", "C"),
+        ("1-1-0-2-3s-1-2-2-N".to_string(), false)
+    );
+    // Told step by step, the child made is a step of its own.
+    let trace = position(kin, "1-1-2-1-2-1-2-2-S")
+        .trace_move(mv("C"))
+        .unwrap();
+    assert_eq!(trace.to_string(), "C:2 a b +b>S");
+}
+
+#[test]
+fn a_last_counter_into_the_opponent_s_child_takes_from_it() {
+    let weg = game(
+        "children-weg",
+        "child-count = 3\nchild-landing-takes = 2\ncapture-extra-move = \"always\"\n",
+    );
+    // `a`'s one counter falls into South's child `b`, which then holds 4: North takes 2, a
+    // capture, and so moves again.
+    let mut pos = position(weg, "1-1-0-1-3s-2-2-2-N");
+    let effect = pos.play(mv("a")).unwrap();
+    assert_eq!(pos.to_string(), "1-1-0-0-2s-2-2-4-N");
+    assert!(effect.extra_turn);
+    // A child holding one gives its one.
+    assert_eq!(play(weg, "1-1-0-1-0s-2-2-2-N", "a").0, "1-1-0-0-0s-2-2-3-N");
+    // Into one's own child: nothing taken, and no other move.
+    assert_eq!(
+        play(weg, "1-1-0-1-3n-2-2-2-N", "a"),
+        ("1-1-0-0-4n-2-2-2-S".to_string(), false)
+    );
+    let trace = position(weg, "1-1-0-1-3s-2-2-2-N")
+        .trace_move(mv("a"))
+        .unwrap();
+    assert_eq!(trace.to_string(), "a:1 b xb:2>N again");
+}
+
+#[test]
+fn a_last_counter_into_an_empty_pit_facing_the_count_makes_a_pair() {
+    let qur = game(
+        "children-pair",
+        "child-count = 3\nchild-made-by = \"facing-pair\"\n",
+    );
+    // `A`'s one counter falls into the empty `B`, facing `b` of 3: both become South's.
+    assert_eq!(
+        play(qur, "1-0-1-2-3-1-2-2-S", "A"),
+        ("0-1s-1-2-3s-1-2-2-N".to_string(), false)
+    );
+    // Not where the landing pit held counters, nor where the facing pit holds another count.
+    assert_eq!(play(qur, "1-1-1-2-3-1-2-2-S", "A").0, "0-2-1-2-3-1-2-2-N");
+    assert_eq!(play(qur, "1-0-1-2-2-1-2-2-S", "A").0, "0-1-1-2-2-1-2-2-N");
+    let trace = position(qur, "1-0-1-2-3-1-2-2-S")
+        .trace_move(mv("A"))
+        .unwrap();
+    assert_eq!(trace.to_string(), "A:1 B +B>S +b>S");
+}
+
+#[test]
+fn one_child_each_where_the_game_says_so() {
+    let one = game(
+        "children-one-each",
+        "child-count = 3\nchild-made-by = \"one-each\"\n",
+    );
+    // South has its child (`c`): `C` makes `b` hold 3, but no second child.
+    assert_eq!(play(one, "1-1-2-1-2-1s-2-2-S", "C").0, "1-1-0-2-3-1s-2-2-N");
+    // North has none: `a` makes `b` North's.
+    assert_eq!(
+        play(one, "1-1-0-1-2-1s-2-4-N", "a").0,
+        "1-1-0-0-3n-1s-2-4-S"
+    );
+    // A position with two children of one player is not one of this game's.
+    let error = Position::from_position_string(one, "1s-1s-0-1-2-1-2-4-N").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "South has more than one child, where this game allows one each"
+    );
+}
+
+#[test]
+fn a_relay_move_stops_where_it_makes_a_child_or_ends_in_one() {
+    let relay = game("children-relay", "laps = \"relay\"\nchild-count = 3\n");
+    // `A` sows `B C`; `C` now holds 3: a child, and the move ends there (without children it
+    // would go on from `C`).
+    assert_eq!(
+        play(relay, "2-0-2-0-0-0-4-4-S", "A").0,
+        "0-1-3s-0-0-0-4-4-N"
+    );
+    let plain = game("children-relay-none", "laps = \"relay\"\n");
+    assert_eq!(play(plain, "2-0-2-0-0-0-4-4-S", "A").0, "0-1-0-1-1-1-4-4-N");
+    // A lap that ends in a child (here South's `C`, now 2) ends the move.
+    assert_eq!(
+        play(relay, "2-0-1s-1-0-0-4-4-S", "A").0,
+        "0-1-2s-1-0-0-4-4-N"
+    );
+}
+
+#[test]
+fn a_child_s_counters_are_its_owner_s_at_the_end() {
+    let kin = game(
+        "children-end",
+        "child-count = 3\ncapture-counts = [2]\nleftover = \"row-owner\"\n\
+         game-ends = \"mover-row-empty\"\n",
+    );
+    // `C` makes `a` 2, captured: only North's child `c` holds counters, so the board is empty;
+    // its 3 are North's.
+    let mut game = Game::new(position(kin, "0-0-1-1-0-3n-4-3-S"), LastFourRule::default());
+    game.play(mv("C")).unwrap();
+    assert_eq!(game.position().to_string(), "0-0-0-0-0-3n-6-3-N");
+    assert!(game.is_over());
+    assert_eq!(game.ending(), Some(Ending::BoardEmpty));
+    assert_eq!(game.final_totals(), Some([6, 6]));
+    // North to move has no counters outside South's child `b`: the game is over. The counters
+    // left go by `leftover`, the child's to its owner: South 3 captured, its row's 1 and the
+    // child's 4.
+    assert_eq!(
+        final_totals(kin, "1-0-0-0-4s-0-3-4-N"),
+        (Ending::RowEmpty, [8, 4])
+    );
+}
+
+#[test]
+fn too_few_counters_end_the_game_only_without_children() {
+    let kin = game(
+        "children-too-few",
+        "child-count = 3\ncapture-counts = [2]\nends-below = 2\n",
+    );
+    // One counter left outside a child: a counter sown into the child may still change the
+    // outcome, so the game goes on; without a child it is over.
+    assert_eq!(position(kin, "1-0-0-0-3n-0-4-4-S").own_ending(), None);
+    assert_eq!(
+        position(kin, "1-0-0-0-0-0-4-4-S").own_ending(),
+        Some(Ending::TooFew)
+    );
+    // Strings mark a child's count with its owner; a game without children has none.
+    let plain = game("children-none", "capture-counts = [2]\n");
+    let error = Position::from_position_string(plain, "1-0-0-0-3n-0-4-4-S").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "pit b is marked a child, but this game has no children"
+    );
 }

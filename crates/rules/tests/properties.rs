@@ -349,7 +349,7 @@ proptest! {
 }
 
 /// Every legal move of `pos`, told step by step (`trace_move`), replays to exactly the position
-/// the move gives (pits and captured totals), says so when the mover moves again, and starts by
+/// the move gives (pits, captured totals and children), says so when the mover moves again, and starts by
 /// lifting the move's pit.
 fn traces_replay(pos: &Position) -> Result<(), TestCaseError> {
     let n = pos.rules().pits_per_row;
@@ -377,6 +377,14 @@ fn traces_replay(pos: &Position) -> Result<(), TestCaseError> {
             prop_assert_eq!(
                 replayed.captured(side),
                 after.captured(side),
+                "{} {}: {}",
+                pos,
+                mv,
+                trace
+            );
+            prop_assert_eq!(
+                replayed.children_of(side),
+                after.children_of(side),
                 "{} {}: {}",
                 pos,
                 mv,

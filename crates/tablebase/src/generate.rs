@@ -113,6 +113,11 @@ impl std::fmt::Display for BuildError {
                     "{v} has no tables: its play is forced (query side solves it)"
                 )
             }
+            BuildError::NoTables(v) if v.rules().has_children() => write!(
+                f,
+                "{v} has no tables: its children (pits a move makes a player's) are not indexed \
+                 by the tables (solve computes a position's value)"
+            ),
             BuildError::NoTables(v) if v.rules().blocks_pits() => write!(
                 f,
                 "{v} has no tables: its rounds block pits, which the tables do not index \

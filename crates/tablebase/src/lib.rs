@@ -43,7 +43,8 @@ use mancala_rules::{LastFourRule, Leftover, MAX_PITS, Position, Side, Variant};
 /// forbids moving a single counter straight back over an end of the board (the tables do not
 /// index the pit it crossed into); nor a match for territory (they do not index who owns a pit); nor a game whose first move
 /// chooses the players' directions (nor which way each sows); nor a game whose captured counters
-/// change hands (its values depend on the captured totals).
+/// change hands (its values depend on the captured totals); nor a game with children (the tables
+/// do not index whose pit is a child).
 pub fn has_tables(variant: Variant) -> bool {
     let rules = variant.rules();
     !rules.has_forced_moves()
@@ -54,6 +55,7 @@ pub fn has_tables(variant: Variant) -> bool {
         && !rules.tracks_directions()
         && !rules.eliminates()
         && !rules.stores_change_hands()
+        && !rules.has_children()
         && (rules.leftover != Leftover::RowOwner || rules.sow_own_store)
 }
 

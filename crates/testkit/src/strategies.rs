@@ -383,7 +383,8 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         if has_line(&lines, "rounds = true") {
                             lines.push(format!(
                                 "round-fill = \"{}\"",
-                                ["from-left", "from-right"][(seed >> 3 & 1) as usize]
+                                ["from-left", "from-right", "from-board-left", "outside-in"]
+                                    [(seed >> 3 & 1 | (seed >> 56 & 1) << 1) as usize]
                             ));
                             lines.push(format!(
                                 "round-starter = \"{}\"",
@@ -479,6 +480,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                                         | "round-starter"
                                         | "round-blocks"
                                         | "round-pits-to-go-on"
+                                        | "round-only-loser-refills"
                                         | "territory-pits-to-win"
                                         | "game-ends"
                                 ) || immobilize
@@ -514,6 +516,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                                         | "round-starter"
                                         | "round-blocks"
                                         | "round-pits-to-go-on"
+                                        | "round-only-loser-refills"
                                         | "territory-pits-to-win"
                                         | "goal"
                                 ) && line != "leftover = \"row-owner\""
@@ -621,6 +624,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             "round-fill",
                             "round-blocks",
                             "round-pits-to-go-on",
+                            "round-only-loser-refills",
                             "capture-side",
                             "relay-side",
                             "grand-slam",
@@ -714,6 +718,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             "round-pits-to-go-on",
                             "territory-pits-to-win",
                             "territory-partial-pit-to-loser",
+                            "round-only-loser-refills",
                         ],
                     );
                     gives.push("empty-landing-gives-store = true".into());
@@ -726,6 +731,56 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                     }
                     if loads(&gives) {
                         lines = gives;
+                    }
+                }
+                // Only the round's loser filling its row again, in half the matches of rounds
+                // (kept only where the file still loads: it needs the leftover to the rows'
+                // owners).
+                if seed >> 55 & 1 != 0 && has_line(&lines, "rounds = true") {
+                    let mut loser = lines.clone();
+                    loser.push("round-only-loser-refills = true".into());
+                    if loads(&loser) {
+                        lines = loser;
+                    }
+                }
+                // Children (one file in four), without the rules they are refused with (kept
+                // only where the file still loads). More bits than the seed has left: mixed.
+                if seed >> 57 & 3 == 0 {
+                    let more = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+                    let mut kin = without_fields(
+                        &lines,
+                        &[
+                            "moves",
+                            "relay-from",
+                            "relay-counts",
+                            "relay-side",
+                            "lap-captures",
+                            "passing-captures",
+                            "store-one-per-lap",
+                            "capture-past-empty",
+                            "past-empty-takes-facing",
+                            "empty-landing-gives-store",
+                            "grand-slam",
+                            "sweep-at-most",
+                            "single-counter-takes-facing",
+                            "goal",
+                            "round-only-loser-refills",
+                        ],
+                    );
+                    kin.push(format!("child-count = {}", 1 + more % 5));
+                    kin.push(format!(
+                        "child-made-by = \"{}\"",
+                        ["count", "one-each", "facing-pair"][(more >> 8) as usize % 3]
+                    ));
+                    kin.push(format!(
+                        "child-side = \"{}\"",
+                        ["any", "own", "opponent"][(more >> 16) as usize % 3]
+                    ));
+                    if more >> 24 & 1 != 0 {
+                        kin.push(format!("child-landing-takes = {}", 1 + (more >> 25) % 3));
+                    }
+                    if loads(&kin) {
+                        lines = kin;
                     }
                 }
                 let body = lines.join("\n") + "\n";

@@ -183,7 +183,7 @@ pub fn features(pos: &Position) -> Features {
         1
     };
     Features {
-        material: pos.captured_margin(),
+        material: pos.owned_margin(),
         row: sign * (mine.total - theirs.total),
         mobility: sign * (mine.filled - theirs.filled),
         threat,
@@ -277,7 +277,12 @@ pub fn evaluate_for<S: Spec>(pos: &Position) -> Value {
         Laps::Single { captures } if w.threat_pct != 0 => one_lap_threat::<S>(pos, captures),
         _ => 0,
     };
-    let material = pos.captured_margin();
+    // (Children's counters are their owners': only a game with children looks.)
+    let material = if rules.has_children() {
+        pos.owned_margin()
+    } else {
+        pos.captured_margin()
+    };
     let table = pit_values(S::variant(pos));
     let pits = if table.used {
         let n = rules.pits_per_row;

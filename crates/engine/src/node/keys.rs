@@ -111,7 +111,13 @@ fn key_with<S: Spec>(pos: &Position, with_captured: bool) -> u64 {
     }
     // Pits past the board are always zero: a board of at most 16 pits needs two words.
     let third = if rules.pit_count() > 16 { word(2) } else { 0 };
-    let mixed = fold(word(0) ^ K[0], word(1) ^ K[1]) ^ fold(third ^ K[2], state ^ K[3]);
+    let mut mixed = fold(word(0) ^ K[0], word(1) ^ K[1]) ^ fold(third ^ K[2], state ^ K[3]);
+    if rules.has_children() {
+        // Each player's children, a bit a pit: South's in the low half, North's in the high.
+        let children =
+            pos.children_of(Side::South) as u64 | (pos.children_of(Side::North) as u64) << 32;
+        mixed ^= fold(children ^ K[5], K[1]);
+    }
     fold(mixed ^ K[4], K[5])
 }
 

@@ -7,9 +7,9 @@ use std::fmt;
 // `crate::` paths: the build script reads the built-in games' files with this module too, with
 // `rules_record` at its root as the library has it.
 use crate::rules_record::{
-    CaptureCounts, CaptureExtraMove, CaptureSide, Direction, DirectionRule, Goal, GrandSlam, Laps,
-    Leftover, MAX_COUNTERS, MAX_ROW, MoveChoice, MoveFilter, OwnEnd, PassingCaptures, RelayFrom,
-    RoundFill, RoundStarter, Rounds, Rules, Start, Unfed,
+    CaptureCounts, CaptureExtraMove, CaptureSide, ChildMaking, Children, Direction, DirectionRule,
+    Goal, GrandSlam, Laps, Leftover, MAX_COUNTERS, MAX_ROW, MoveChoice, MoveFilter, OwnEnd,
+    PassingCaptures, RelayFrom, RoundFill, RoundStarter, Rounds, Rules, Start, Unfed,
 };
 
 /// What is wrong with a game file: the field (or line) and why.
@@ -57,7 +57,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 59] = [
+pub const FIELDS: [(&str, &str, &str); 64] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -329,9 +329,10 @@ pub const FIELDS: [(&str, &str, &str); 59] = [
     ),
     (
         "round-fill",
-        "`\"from-left\"`, `\"from-right\"`, `\"outside-in\"`",
+        "`\"from-left\"`, `\"from-right\"`, `\"from-board-left\"`, `\"outside-in\"`",
         "with `rounds`: where a player's row is filled first: from their left end, from their \
-         right end (as they face the board), or from both ends of the board inwards, \
+         right end (as they face the board), from the board's left end as South sees it \
+         (South's left, North's right), or from both ends of the board inwards, \
          alternately, beginning at the end where South's leftmost and North's rightmost pits are",
     ),
     (
@@ -460,12 +461,59 @@ pub const FIELDS: [(&str, &str, &str); 59] = [
          are tried only when it does not. Captured counters then change hands: the game has no \
          tables, and its keys hold the captured totals",
     ),
+    (
+        "round-only-loser-refills",
+        "`true`, `false`",
+        "with `rounds`: only the round's loser fills their row again (from their store and row, \
+         from the end `round-fill` says); the winner plays on with the row, blocked pits and \
+         store the round left them. A drawn round ends the match, and so does a round whose \
+         winner has no move on the board it left",
+    ),
+    (
+        "child-count",
+        "a count, 0 for none",
+        "children: a move's last counter (not in the store) that makes a pit on `child-side` \
+         hold this many makes the pit the mover's child, before any capture (a move that makes \
+         one captures nothing). Nobody moves from a child, and nothing captures it; sowing \
+         fills it as any pit, and its counters are its owner's (at the end, and for a \
+         majority). A relay move stops where it would make one, and where a lap ends in a \
+         child. The end by `ends-below` needs no child on the board; a row's counters, and the \
+         counters left that `leftover` shares, leave out the children's. Position strings mark \
+         a child's count `s` or `n` (South's, North's: `5n`). No tables",
+    ),
+    (
+        "child-made-by",
+        "`\"count\"`, `\"one-each\"`, `\"facing-pair\"`",
+        "with `child-count`: a pit made to hold the count; the same, by a player who has no \
+         child yet (one each at most); or a last counter into an empty pit whose facing pit \
+         holds the count, which makes both pits the mover's",
+    ),
+    (
+        "child-side",
+        "`\"any\"`, `\"own\"`, `\"opponent\"`",
+        "with `child-count`: whose pit (by its owner) the last counter must fall into to make \
+         a child",
+    ),
+    (
+        "child-landing-takes",
+        "a count, 0 for none",
+        "with `child-count`: a last counter into a child of the opponent takes this many \
+         counters from it (all it holds, where fewer), a capture",
+    ),
+];
+
+/// The words of a game file's `ChildMaking` values (read and written by the same table).
+const CHILD_MAKINGS: [(&str, ChildMaking); 3] = [
+    ("count", ChildMaking::Count),
+    ("one-each", ChildMaking::OneEach),
+    ("facing-pair", ChildMaking::FacingPair),
 ];
 
 /// The words of a game file's `RoundFill` values (read and written by the same table).
-const ROUND_FILLS: [(&str, RoundFill); 3] = [
+const ROUND_FILLS: [(&str, RoundFill); 4] = [
     ("from-left", RoundFill::FromLeft),
     ("from-right", RoundFill::FromRight),
+    ("from-board-left", RoundFill::FromBoardLeft),
     ("outside-in", RoundFill::OutsideIn),
 ];
 
@@ -990,6 +1038,39 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         ));
     }
     let partial_pit_to_loser = f.bool("territory-partial-pit-to-loser", false)?;
+    let only_loser_refills = f.bool("round-only-loser-refills", false)?;
+    let child_count = f.number("child-count", Some(0))?;
+    let child_made_by = f.choice("child-made-by", &CHILD_MAKINGS, ChildMaking::Count)?;
+    let child_side = f.choice("child-side", &SIDES, CaptureSide::Any)?;
+    let child_landing_takes = f.number("child-landing-takes", Some(0))?;
+    if child_count > MAX_COUNTERS as u64 {
+        return Err(error(
+            "child-count",
+            format!("{child_count} is more than {MAX_COUNTERS}"),
+        ));
+    }
+    if child_landing_takes > MAX_COUNTERS as u64 {
+        return Err(error(
+            "child-landing-takes",
+            format!("{child_landing_takes} is more than {MAX_COUNTERS}"),
+        ));
+    }
+    if child_count == 0 {
+        let unused = [
+            ("child-made-by", child_made_by != ChildMaking::Count),
+            ("child-side", child_side != CaptureSide::Any),
+            ("child-landing-takes", child_landing_takes != 0),
+        ];
+        if let Some((field, _)) = unused.iter().find(|(_, set)| *set) {
+            return Err(error(field, "needs child-count"));
+        }
+    }
+    let children = (child_count > 0).then_some(Children {
+        count: child_count as u8,
+        made_by: child_made_by,
+        side: child_side,
+        landing_takes: child_landing_takes as u8,
+    });
     if partial_pit_to_loser && territory_pits_to_win == 0 {
         return Err(error(
             "territory-partial-pit-to-loser",
@@ -1003,6 +1084,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         pits_to_go_on: pits_to_go_on as u8,
         territory_pits_to_win: territory_pits_to_win as u8,
         partial_pit_to_loser,
+        only_loser_refills,
     };
     if !in_rounds {
         let unused = [
@@ -1011,6 +1093,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
             ("round-blocks", round_blocks),
             ("round-pits-to-go-on", pits_to_go_on != 1),
             ("territory-pits-to-win", territory_pits_to_win != 0),
+            ("round-only-loser-refills", only_loser_refills),
         ];
         if let Some((field, _)) = unused.iter().find(|(_, set)| *set) {
             return Err(error(field, "needs rounds = true"));
@@ -1076,6 +1159,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         stores,
         rounds: in_rounds.then_some(rounds),
         goal,
+        children,
     };
     check(&rules)?;
     Ok(rules)
@@ -1363,6 +1447,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ("round-fill", rounds.fill != RoundFill::FromLeft),
             ("round-blocks", rounds.blocks),
             ("round-pits-to-go-on", rounds.pits_to_go_on != 1),
+            ("round-only-loser-refills", rounds.only_loser_refills),
         ];
         if let Some(field) = first_in_use(&by_row) {
             return Err(error(
@@ -1437,6 +1522,48 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ));
         }
     }
+    if rules.has_children() {
+        let clash = [
+            (
+                "laps",
+                !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
+            ),
+            ("moves", rules.move_choice != MoveChoice::AnyPit),
+            ("relay-from", rules.relay_from != RelayFrom::Landing),
+            ("relay-counts", !rules.relay_counts.is_empty()),
+            ("relay-side", rules.relay_side != CaptureSide::Any),
+            ("lap-captures", rules.lap_captures),
+            (
+                "passing-captures",
+                rules.passing_captures != PassingCaptures::Off,
+            ),
+            ("store-one-per-lap", rules.store_one_per_lap),
+            ("capture-past-empty", rules.capture_past_empty),
+            ("empty-landing-gives-store", rules.empty_landing_gives_store),
+            ("grand-slam", rules.grand_slam != GrandSlam::Captures),
+            ("sweep-at-most", rules.sweep_at_most > 0),
+            (
+                "single-counter-takes-facing",
+                rules.single_counter_takes_facing,
+            ),
+            ("goal", rules.eliminates()),
+            (
+                "round-only-loser-refills",
+                rules.rounds.is_some_and(|r| r.only_loser_refills),
+            ),
+            ("game-ends", matches!(rules.own_end, OwnEnd::LastFour)),
+        ];
+        if let Some(field) = first_in_use(&clash) {
+            return Err(error(
+                "child-count",
+                format!(
+                    "children are implemented for laps \"single\" or \"relay\" (relaying from \
+                     the landing pit, any count, either row), moves from one's own row, and the \
+                     captures of counts and of an empty landing's facing pit (here: {field})"
+                ),
+            ));
+        }
+    }
     if rules.past_empty_takes_facing && !rules.capture_past_empty {
         return Err(error(
             "past-empty-takes-facing",
@@ -1485,6 +1612,16 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
                  \"last-mover\" or \"split-odd-to-trailing\"): the next round is filled from them",
             ));
         }
+    }
+    if rules.rounds.is_some_and(|r| r.only_loser_refills)
+        && (rules.leftover != Leftover::RowOwner
+            || rules.must_feed && !matches!(rules.unfed, Unfed::AsLeftover | Unfed::AnyMove))
+    {
+        return Err(error(
+            "round-only-loser-refills",
+            "needs leftover = \"row-owner\" (and, with must-feed, an unfed rule that gives no \
+             counters): the winner keeps its row, the loser fills its own from its store and row",
+        ));
     }
     if rules.capture_extra_move != CaptureExtraMove::No || rules.sweep_at_most > 0 {
         let field = if rules.sweep_at_most > 0 {
@@ -1650,8 +1787,9 @@ pub fn write(rules: &Rules) -> String {
         pits_to_go_on: 1,
         territory_pits_to_win: 0,
         partial_pit_to_loser: false,
+        only_loser_refills: false,
     });
-    let values: [String; 59] = [
+    let values: [String; 64] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -1716,6 +1854,17 @@ pub fn write(rules: &Rules) -> String {
         rounds.territory_pits_to_win.to_string(),
         rounds.partial_pit_to_loser.to_string(),
         rules.empty_landing_gives_store.to_string(),
+        rounds.only_loser_refills.to_string(),
+        rules.children.map_or(0, |c| c.count).to_string(),
+        word(name_of(
+            &CHILD_MAKINGS,
+            rules.children.map_or(ChildMaking::Count, |c| c.made_by),
+        )),
+        word(name_of(
+            &SIDES,
+            rules.children.map_or(CaptureSide::Any, |c| c.side),
+        )),
+        rules.children.map_or(0, |c| c.landing_takes).to_string(),
     ];
     FIELDS
         .iter()
