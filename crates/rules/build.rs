@@ -275,6 +275,7 @@ fn rust_source(rules: &Rules) -> String {
         rounds,
         goal,
         children,
+        own_row_ring,
     } = *rules;
     let start = match start {
         Start::Uniform(count) => format!("Start::Uniform({count})"),
@@ -372,6 +373,7 @@ fn rust_source(rules: &Rules) -> String {
     rounds: {rounds},
     goal: Goal::{goal:?},
     children: {children},
+    own_row_ring: {own_row_ring},
 }}",
         relay_counts = counts_source(relay_counts),
     )

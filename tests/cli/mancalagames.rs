@@ -212,7 +212,7 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
     let class = dir.join("Columns.txt");
     std::fs::write(
         &class,
-        r#"{ "game_class": "NorthSouthCycle", "game_constants": { "holes": 6, "nbr_start": 4 },
+        r#"{ "game_class": "ZigZag", "game_constants": { "holes": 6, "nbr_start": 4 },
             "game_info": { "name": "Columns" } }"#,
     )
     .unwrap();
@@ -275,8 +275,8 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
     assert_eq!(
         lines[7],
         format!(
-            "refused  {}: game_class = NorthSouthCycle: only the class Mancala (one ring of two \
-             rows) is read",
+            "refused  {}: game_class = ZigZag: only the classes Mancala (one ring of two rows) \
+             and NorthSouthCycle (a ring of each row) are read",
             class.display()
         )
     );

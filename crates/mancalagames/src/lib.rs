@@ -473,10 +473,15 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         .get("game_class")
         .and_then(Value::as_str)
         .unwrap_or("Mancala");
-    if class != "Mancala" {
+    // NorthSouthCycle: each player sows round their own row only.
+    let own_row_ring = class == "NorthSouthCycle";
+    if class != "Mancala" && !own_row_ring {
         return Err(refuse(
             "game_class",
-            format!("= {class}: only the class Mancala (one ring of two rows) is read"),
+            format!(
+                "= {class}: only the classes Mancala (one ring of two rows) and NorthSouthCycle \
+                 (a ring of each row) are read"
+            ),
         ));
     }
     let constants = json
@@ -1251,6 +1256,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     match int(info, "grandslam", 0)? {
         0 => {}
         2 => lines.push("grand-slam = \"captures-nothing-if-held\"".into()),
+        3 => lines.push("grand-slam = \"movers-row-to-opponent\"".into()),
         4 => lines.push("grand-slam = \"leaves-leftmost\"".into()),
         5 => lines.push("grand-slam = \"leaves-rightmost\"".into()),
         other => {
@@ -1260,7 +1266,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                     "= {other}: a grand slam that {} is not a rule the engine has",
                     match other {
                         1 => "may not be played",
-                        3 => "gives the mover's own row to the opponent",
                         6 => "captures and moves again",
                         _ => "does this",
                     }
@@ -1412,6 +1417,9 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 "{total} counters in all: MancalaGames' majority of an odd total is not a rule the engine has"
             ),
         ));
+    }
+    if own_row_ring {
+        lines.push("sowing-ring = \"own-row\"".into());
     }
     // Children: pits a move makes a player's own.
     let child_type = int(info, "child_type", 0)?;
@@ -2176,8 +2184,17 @@ mod tests {
 
     #[test]
     fn another_class_or_no_json_is_refused() {
-        let other = file(6, 4, "{}").replace("\"Mancala\"", "\"NoSides\"");
+        let other = file(6, 4, "{}").replace("\"Mancala\"", "\"ZigZag\"");
         assert_eq!(translate(&other).unwrap_err().parameter, "game_class");
+        // A ring of each row (NorthSouthCycle) is read: each player sows round its own row.
+        let rows = file(
+            6,
+            4,
+            r#"{ "name": "Rows", "sow_stores": 1, "stores": true }"#,
+        )
+        .replace("\"Mancala\"", "\"NorthSouthCycle\"");
+        let rules = definition::parse(&translate(&rows).unwrap().text).unwrap();
+        assert!(rules.own_row_ring && rules.sow_own_store);
         assert_eq!(translate("not json").unwrap_err().parameter, "file");
     }
 }

@@ -38,6 +38,9 @@ impl LandingTable {
     /// as if it had none (its captures are judged by their own test, not from this table).
     pub const fn new(rules: &Rules) -> LandingTable {
         let len = rules.pit_count();
+        // Where each player sows round its own row, a pit's ring is its row.
+        let n = rules.pits_per_row;
+        let ring_len = if rules.own_row_ring { n } else { len };
         let mut table = [Landing {
             pit: 0,
             keep: 0,
@@ -45,21 +48,23 @@ impl LandingTable {
         }; MAX_PITS * MAX_HAND];
         let mut pit = 0;
         while pit < len {
+            let first = if rules.own_row_ring && pit >= n { n } else { 0 };
+            let local = pit - first;
             let mut hand = 0;
             while hand < MAX_HAND {
                 table[pit * MAX_HAND + hand] = if rules.skip_origin && hand > 0 {
                     // The ring without the origin: the last counter lands 1 to 2N - 1 steps on.
-                    let ring = len - 1;
+                    let ring = ring_len - 1;
                     let steps = (hand - 1) % ring + 1;
                     Landing {
-                        pit: step(rules.direction, pit, steps, len) as u8,
+                        pit: (first + step(rules.direction, local, steps, ring_len)) as u8,
                         keep: u8::MAX,
                         added: ((hand - steps) / ring + 1) as u8,
                     }
                 } else {
-                    let (rounds, rest) = (hand / len, hand % len);
+                    let (rounds, rest) = (hand / ring_len, hand % ring_len);
                     Landing {
-                        pit: step(rules.direction, pit, rest, len) as u8,
+                        pit: (first + step(rules.direction, local, rest, ring_len)) as u8,
                         keep: if rest == 0 { 0 } else { u8::MAX },
                         added: (rounds + (rest != 0) as usize) as u8,
                     }

@@ -180,6 +180,10 @@ pub enum GrandSlam {
     LeavesLeftmost,
     /// The same, leaving the first pit holding counters from the mover's right.
     LeavesRightmost,
+    /// It captures them, and then the counters of the mover's own row go to the opponent, when
+    /// the opponent's row held counters before the move (MancalaGames' "opponent gets the
+    /// remainder").
+    MoversRowToOpponent,
 }
 
 impl GrandSlam {
@@ -190,6 +194,7 @@ impl GrandSlam {
             GrandSlam::CapturesNothingIfHeld
                 | GrandSlam::LeavesLeftmost
                 | GrandSlam::LeavesRightmost
+                | GrandSlam::MoversRowToOpponent
         )
     }
 }
@@ -528,6 +533,10 @@ pub struct Rules {
     pub goal: Goal,
     /// Children (pits a move makes a player's own); `None`: no such rule.
     pub children: Option<Children>,
+    /// Each player sows round their own row only (and their own store, where the game sows
+    /// into it, after the row's last pit): the two rows are two rings, and only captures reach
+    /// across (MancalaGames' NorthSouthCycle).
+    pub own_row_ring: bool,
 }
 
 impl Rules {
@@ -712,7 +721,7 @@ impl Rules {
     /// Whether a one-lap sowing follows the plain ring of pits (no store in it, no pit skipped,
     /// no pit a round may block): the common case, sown without a branch per pit.
     pub const fn plain_ring(&self) -> bool {
-        !self.sow_own_store && !self.skip_origin && self.rounds.is_none()
+        !self.sow_own_store && !self.skip_origin && self.rounds.is_none() && !self.own_row_ring
     }
 
     /// Whether the game is a match of rounds whose rounds may block pits (a position then says

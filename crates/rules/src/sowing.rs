@@ -96,6 +96,8 @@ pub(crate) enum LastCounter {
 /// The index `steps` (less than a lap) further in the sowing direction.
 #[inline(always)]
 fn forward(rules: &Rules, pit: usize, steps: usize) -> usize {
+    // (Only the plain ring of the whole board comes here.)
+    debug_assert!(!rules.own_row_ring);
     let len = rules.pit_count();
     match rules.direction {
         Direction::CounterClockwise if pit + steps >= len => pit + steps - len,
@@ -110,6 +112,14 @@ fn forward(rules: &Rules, pit: usize, steps: usize) -> usize {
 #[inline(always)]
 pub(crate) fn store_after(rules: &Rules, mover: Side) -> usize {
     let (n, len) = (rules.pits_per_row, rules.pit_count());
+    if rules.own_row_ring {
+        // The store closes the mover's own ring: after its row's last pit in the sowing.
+        let first = mover.index() * n;
+        return match rules.direction {
+            Direction::CounterClockwise => first + n - 1,
+            Direction::Clockwise => first,
+        };
+    }
     match (rules.direction, mover) {
         (Direction::CounterClockwise, Side::South) => n - 1,
         (Direction::CounterClockwise, Side::North) => len - 1,
@@ -120,9 +130,25 @@ pub(crate) fn store_after(rules: &Rules, mover: Side) -> usize {
     }
 }
 
+/// The next index in `direction` on the ring of `pit`'s own row ([`Rules::own_row_ring`]).
+#[inline(never)]
+fn step_in_row(rules: &Rules, pit: usize, direction: Direction) -> usize {
+    let n = rules.pits_per_row;
+    let first = if pit < n { 0 } else { n };
+    match direction {
+        Direction::CounterClockwise if pit + 1 == first + n => first,
+        Direction::CounterClockwise => pit + 1,
+        Direction::Clockwise if pit == first => first + n - 1,
+        Direction::Clockwise => pit - 1,
+    }
+}
+
 /// The next index in the sowing direction.
 #[inline(always)]
 pub(crate) fn step(rules: &Rules, pit: usize) -> usize {
+    if rules.own_row_ring {
+        return step_in_row(rules, pit, rules.direction);
+    }
     let len = rules.pit_count();
     match rules.direction {
         Direction::CounterClockwise => {
@@ -150,6 +176,9 @@ pub(crate) fn step_back(rules: &Rules, pit: usize) -> usize {
         Some(direction) => direction,
         None => rules.direction,
     };
+    if rules.own_row_ring {
+        return step_in_row(rules, pit, direction.opposite());
+    }
     match direction {
         Direction::CounterClockwise => {
             if pit == 0 {
@@ -593,7 +622,13 @@ impl Position {
         // The ring's places, in sowing order from the pit after the origin: pits, and the store
         // as `len` right after the mover's last pit on the way out of the mover's row.
         let store_after = store_after(rules, mover);
-        let ring = len - rules.skip_origin as usize + rules.sow_own_store as usize;
+        // The pits of the ring: the whole board's, or where each sows round its own row, the row's.
+        let pits = if rules.own_row_ring {
+            rules.pits_per_row
+        } else {
+            len
+        };
+        let ring = pits - rules.skip_origin as usize + rules.sow_own_store as usize;
         let (rounds, rest) = (hand / ring, hand % ring);
         let mut last = LastCounter::Pit(origin);
         let mut place = origin;
@@ -679,6 +714,7 @@ impl Position {
                 && self.pits[facing] > 0
                 && children >> facing & 1 == 0
             {
+                let sown = *self;
                 let own = if rules.capture_takes_own && children >> landing & 1 == 0 {
                     1
                 } else {
@@ -688,6 +724,9 @@ impl Position {
                 self.pits[landing] -= own;
                 self.pits[facing] = 0;
                 self.captured[mover.index()] += taken;
+                if rules.grand_slam != GrandSlam::Captures {
+                    self.cross_grand_slam(rules, &sown, row_held);
+                }
             } else if rules.takes_own_alone
                 && self.owner(landing) == mover
                 && self.pits[landing] == 1
@@ -1152,6 +1191,11 @@ impl Position {
             _ => row_held,
         };
         if taken > 0 && slam && self.row_total(mover.opponent()) == 0 {
+            if rules.grand_slam == GrandSlam::MoversRowToOpponent {
+                self.captured[mover.index()] += taken;
+                self.give_movers_row(rules);
+                return;
+            }
             // A grand slam: the move is played, and captures nothing, or all but one pit.
             *self = before;
             if matches!(
@@ -1163,6 +1207,38 @@ impl Position {
             return;
         }
         self.captured[mover.index()] += taken;
+    }
+
+    /// The grand-slam rule after a capture of the pit facing an empty landing (`sown`: the
+    /// position before it): a capture that took the opponent's last counters captures nothing,
+    /// or gives the mover's own row to the opponent, as the rule says.
+    fn cross_grand_slam(&mut self, rules: &Rules, sown: &Position, row_held: bool) {
+        let opponent = self.side_to_move.opponent();
+        let held = match rules.grand_slam {
+            GrandSlam::CapturesNothing => sown.row_total(opponent) > 0,
+            _ => row_held,
+        };
+        if !held || self.row_total(opponent) != 0 {
+            return;
+        }
+        match rules.grand_slam {
+            GrandSlam::CapturesNothing | GrandSlam::CapturesNothingIfHeld => *self = *sown,
+            GrandSlam::MoversRowToOpponent => self.give_movers_row(rules),
+            // (Refused with this capture: a single pit taken leaves none to keep.)
+            GrandSlam::Captures | GrandSlam::LeavesLeftmost | GrandSlam::LeavesRightmost => {}
+        }
+    }
+
+    /// The counters of the mover's row go to the opponent (a grand slam's price).
+    fn give_movers_row(&mut self, rules: &Rules) {
+        let mover = self.side_to_move;
+        let n = rules.pits_per_row;
+        let first = mover.index() * n;
+        let mut given = 0;
+        for pit in first..first + n {
+            given += std::mem::take(&mut self.pits[pit]);
+        }
+        self.captured[mover.opponent().index()] += given;
     }
 
     /// A grand slam that leaves one pit: every counter of the opponent's row is taken but those

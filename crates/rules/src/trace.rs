@@ -10,7 +10,7 @@ use super::moves::Move;
 use super::position::Position;
 use super::side::Side;
 use super::sowing::{LapEnd, LastCounter, PassingStep, step, step_back, store_after};
-use super::variant::{CaptureExtraMove, Laps, PassingCaptures, Rules};
+use super::variant::{CaptureExtraMove, GrandSlam, Laps, PassingCaptures, Rules};
 
 /// Laps told before a relay move is called endless (the move itself finds its cycle exactly).
 const MAX_TOLD_LAPS: usize = 400;
@@ -351,6 +351,7 @@ fn tell_captures(
 ) {
     let rules = sown.rules();
     let len = rules.pit_count();
+    let told_before = steps.len();
     let mut pit = landing;
     for _ in 0..len {
         for judged in [pit, len - 1 - pit] {
@@ -367,6 +368,21 @@ fn tell_captures(
             }
         }
         pit = step_back(rules, pit);
+    }
+    // A grand slam whose price is the mover's row: that row's counters went to the opponent (but
+    // the last counter, where the capture took it with the pit facing it).
+    let opponent = mover.opponent();
+    if rules.grand_slam == GrandSlam::MoversRowToOpponent
+        && after.captured[opponent.index()] > sown.captured[opponent.index()]
+    {
+        for step in &mut steps[told_before..] {
+            if let SowStep::Capture { pit, to, .. } = step
+                && sown.owner(*pit) == mover
+                && !(*pit == landing && rules.capture_takes_own)
+            {
+                *to = opponent;
+            }
+        }
     }
     // A store given away (pits then keep their counters).
     let given = sown.captured[mover.index()].saturating_sub(after.captured[mover.index()]);

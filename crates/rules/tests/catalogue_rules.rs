@@ -2243,3 +2243,93 @@ fn too_few_counters_end_the_game_only_without_children() {
         "pit b is marked a child, but this game has no children"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Each player's own row as its ring
+
+#[test]
+fn each_player_sows_round_its_own_row() {
+    let rows = game("own-row-ring", "sowing-ring = \"own-row\"\n");
+    // `C` sows `A B C`: past its row's end it comes round to its own first pit, not to `a`.
+    assert_eq!(play(rows, "1-1-3-2-2-2-0-0-S", "C").0, "2-2-1-2-2-2-0-0-N");
+    // North's `c` sows `a b`, in its own row too.
+    assert_eq!(play(rows, "1-1-3-2-2-2-0-0-N", "c").0, "1-1-3-3-3-0-0-0-S");
+    let trace = position(rows, "1-1-3-2-2-2-0-0-S")
+        .trace_move(mv("C"))
+        .unwrap();
+    assert_eq!(trace.to_string(), "C:3 A B C");
+    // With the store, it closes the mover's ring after the row's last pit.
+    let stores = game(
+        "own-row-ring-store",
+        "sowing-ring = \"own-row\"\nsow-own-store = true\nextra-turn-in-store = true\n",
+    );
+    assert_eq!(
+        play(stores, "1-1-3-2-2-2-0-0-S", "C").0,
+        "2-2-0-2-2-2-1-0-N"
+    );
+    let mut pos = position(stores, "1-1-1-2-2-2-0-0-S");
+    assert!(pos.play(mv("C")).unwrap().extra_turn);
+    assert_eq!(pos.to_string(), "1-1-0-2-2-2-1-0-S");
+    // Clockwise, the store lies after the row's first pit.
+    let back = game(
+        "own-row-ring-clockwise",
+        "sowing-ring = \"own-row\"\nsow-own-store = true\ndirection = \"clockwise\"\n",
+    );
+    assert_eq!(play(back, "3-1-1-2-2-2-0-0-S", "A").0, "0-2-2-2-2-2-1-0-N");
+    // Captures still reach across: a last counter into an own empty pit takes the pit facing it.
+    let across = game(
+        "own-row-ring-capture",
+        "sowing-ring = \"own-row\"\ncapture-empty-opposite = true\ncapture-takes-own = true\n",
+    );
+    assert_eq!(
+        play(across, "0-1-0-2-2-2-0-0-S", "B").0,
+        "0-0-0-0-2-2-3-0-N"
+    );
+    // Rules that need the whole board's ring are refused with it.
+    let error = definition::parse(
+        "name = \"own-row-feeding\"\npits-per-row = 3\nstart = 2\nsowing-ring = \"own-row\"\n\
+         must-feed = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "sowing-ring", "{error}");
+}
+
+#[test]
+fn a_grand_slam_may_give_the_mover_s_row_to_the_opponent() {
+    let across = game(
+        "slam-row-across",
+        "capture-empty-opposite = true\ncapture-takes-own = true\n\
+         grand-slam = \"movers-row-to-opponent\"\n",
+    );
+    // `B`'s counter falls into the empty `C` and takes `a`, North's last counters, with itself:
+    // a grand slam, so South's row (its 3 in `A`) goes to North.
+    assert_eq!(
+        play(across, "3-1-0-2-0-0-0-0-S", "B").0,
+        "0-0-0-0-0-0-3-3-N"
+    );
+    let trace = position(across, "3-1-0-2-0-0-0-0-S")
+        .trace_move(mv("B"))
+        .unwrap();
+    assert_eq!(trace.to_string(), "B:1 C xC:1>S xa:2>S xA:3>N");
+    // Not where North's row was empty before the move.
+    assert_eq!(
+        play(across, "3-1-0-0-0-0-0-2-S", "B").0,
+        "3-0-1-0-0-0-0-2-N"
+    );
+    let counts = game(
+        "slam-row-counts",
+        "capture-counts = [2]\ngrand-slam = \"movers-row-to-opponent\"\n",
+    );
+    // `C` makes `a` 2, taken: North's row is empty, and South's 2 in `A` go to North.
+    assert_eq!(
+        play(counts, "2-0-1-1-0-0-0-0-S", "C").0,
+        "0-0-0-0-0-0-2-2-N"
+    );
+    // A grand slam that leaves a pit is not a rule of the capture that takes one pit.
+    let error = definition::parse(
+        "name = \"slam-leaves-across\"\npits-per-row = 3\nstart = 2\n\
+         capture-empty-opposite = true\ngrand-slam = \"leaves-leftmost\"\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "grand-slam", "{error}");
+}

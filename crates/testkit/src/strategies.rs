@@ -315,12 +315,19 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         ));
                         lines.push(format!("capture-chain = {chain}"));
                         lines.push(format!("chain-stops-at-origin = {}", seed & 2 == 0));
+                        // (A grand slam that leaves a pit is not a rule of the capture that
+                        // takes the one pit facing an empty landing.)
+                        let slam_kind = if empty_opposite && slam_kind >= 3 {
+                            slam_kind - 3
+                        } else {
+                            slam_kind
+                        };
                         if slam {
                             lines.push(format!(
                                 "grand-slam = \"{}\"",
                                 [
                                     "captures-nothing",
-                                    "captures-nothing",
+                                    "movers-row-to-opponent",
                                     "captures-nothing-if-held",
                                     "leaves-leftmost",
                                     "leaves-rightmost"
@@ -741,6 +748,26 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                     loser.push("round-only-loser-refills = true".into());
                     if loads(&loser) {
                         lines = loser;
+                    }
+                }
+                // Each row its own ring (one file in eight; kept only where the file still loads).
+                if seed >> 60 & 7 == 0 {
+                    let mut rows = without_fields(
+                        &lines,
+                        &[
+                            "moves",
+                            "move-filter",
+                            "direction-by",
+                            "chosen-direction-pits",
+                            "no-crossing-back",
+                            "must-feed",
+                            "unfed",
+                            "passing-captures",
+                        ],
+                    );
+                    rows.push("sowing-ring = \"own-row\"".into());
+                    if loads(&rows) {
+                        lines = rows;
                     }
                 }
                 // Children (one file in four), without the rules they are refused with (kept

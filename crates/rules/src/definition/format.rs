@@ -57,7 +57,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 64] = [
+pub const FIELDS: [(&str, &str, &str); 65] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -235,11 +235,14 @@ pub const FIELDS: [(&str, &str, &str); 64] = [
     (
         "grand-slam",
         "`\"captures\"`, `\"captures-nothing\"`, `\"captures-nothing-if-held\"`, \
-         `\"leaves-leftmost\"`, `\"leaves-rightmost\"`",
+         `\"leaves-leftmost\"`, `\"leaves-rightmost\"`, `\"movers-row-to-opponent\"`",
         "what a move that would take every counter of the opponent's row does: it captures; it \
-         captures nothing; it captures nothing if that row held counters before the move; or, \
-         if that row held counters before the move, it takes all but the first pit holding \
-         counters from the mover's left (right), unless that is the only one",
+         captures nothing; it captures nothing if that row held counters before the move; if \
+         that row held counters before the move, it takes all but the first pit holding \
+         counters from the mover's left (right), unless that is the only one; or it captures, \
+         and the mover's own row then goes to the opponent, if that row held counters before \
+         the move. With `capture-empty-opposite` (whose capture takes one pit), all but the two \
+         that leave a pit",
     ),
     (
         "extra-turn-in-store",
@@ -500,7 +503,19 @@ pub const FIELDS: [(&str, &str, &str); 64] = [
         "with `child-count`: a last counter into a child of the opponent takes this many \
          counters from it (all it holds, where fewer), a capture",
     ),
+    (
+        "sowing-ring",
+        "`\"board\"`, `\"own-row\"`",
+        "the ring a hand is sown round: the whole board, or each player's own row only (with \
+         the player's store after the row's last pit in the sowing, where `sow-own-store`): the \
+         rows are two rings, and only captures reach across. With `own-row`: laps `single` or \
+         `relay`, moves from one's own row, one direction, no feeding rule, no captures in \
+         passing, children or rounds",
+    ),
 ];
+
+/// The words of a game file's sowing rings (read and written by the same table).
+const SOWING_RINGS: [(&str, bool); 2] = [("board", false), ("own-row", true)];
 
 /// The words of a game file's `ChildMaking` values (read and written by the same table).
 const CHILD_MAKINGS: [(&str, ChildMaking); 3] = [
@@ -601,12 +616,13 @@ const CAPTURE_EXTRA_MOVES: [(&str, CaptureExtraMove); 3] = [
     ("once", CaptureExtraMove::Once),
 ];
 
-const GRAND_SLAMS: [(&str, GrandSlam); 5] = [
+const GRAND_SLAMS: [(&str, GrandSlam); 6] = [
     ("captures", GrandSlam::Captures),
     ("captures-nothing", GrandSlam::CapturesNothing),
     ("captures-nothing-if-held", GrandSlam::CapturesNothingIfHeld),
     ("leaves-leftmost", GrandSlam::LeavesLeftmost),
     ("leaves-rightmost", GrandSlam::LeavesRightmost),
+    ("movers-row-to-opponent", GrandSlam::MoversRowToOpponent),
 ];
 
 /// The words of a game file's `Unfed` values (read and written by the same table).
@@ -1043,6 +1059,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let child_made_by = f.choice("child-made-by", &CHILD_MAKINGS, ChildMaking::Count)?;
     let child_side = f.choice("child-side", &SIDES, CaptureSide::Any)?;
     let child_landing_takes = f.number("child-landing-takes", Some(0))?;
+    let own_row_ring = f.choice("sowing-ring", &SOWING_RINGS, false)?;
     if child_count > MAX_COUNTERS as u64 {
         return Err(error(
             "child-count",
@@ -1160,6 +1177,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         rounds: in_rounds.then_some(rounds),
         goal,
         children,
+        own_row_ring,
     };
     check(&rules)?;
     Ok(rules)
@@ -1564,6 +1582,48 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ));
         }
     }
+    if rules.capture_empty_opposite
+        && matches!(
+            rules.grand_slam,
+            GrandSlam::LeavesLeftmost | GrandSlam::LeavesRightmost
+        )
+    {
+        return Err(error(
+            "grand-slam",
+            "a grand slam that leaves a pit is not a rule of capture-empty-opposite (whose \
+             capture takes one pit)",
+        ));
+    }
+    if rules.own_row_ring {
+        let clash = [
+            (
+                "laps",
+                !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
+            ),
+            ("moves", rules.move_choice != MoveChoice::AnyPit),
+            ("move-filter", rules.move_filter != MoveFilter::Every),
+            ("direction-by", rules.direction_rule != DirectionRule::Fixed),
+            ("chosen-direction-pits", rules.chosen_direction_pits != 0),
+            ("no-crossing-back", rules.no_crossing_back),
+            ("must-feed", rules.must_feed),
+            (
+                "passing-captures",
+                rules.passing_captures != PassingCaptures::Off,
+            ),
+            ("child-count", rules.has_children()),
+            ("rounds", rules.rounds.is_some()),
+        ];
+        if let Some(field) = first_in_use(&clash) {
+            return Err(error(
+                "sowing-ring",
+                format!(
+                    "\"own-row\" is implemented for laps \"single\" or \"relay\", moves from \
+                     one's own row in one direction, without a feeding rule, captures in passing, children or rounds (here: \
+                     {field})"
+                ),
+            ));
+        }
+    }
     if rules.past_empty_takes_facing && !rules.capture_past_empty {
         return Err(error(
             "past-empty-takes-facing",
@@ -1789,7 +1849,7 @@ pub fn write(rules: &Rules) -> String {
         partial_pit_to_loser: false,
         only_loser_refills: false,
     });
-    let values: [String; 64] = [
+    let values: [String; 65] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -1865,6 +1925,7 @@ pub fn write(rules: &Rules) -> String {
             rules.children.map_or(CaptureSide::Any, |c| c.side),
         )),
         rules.children.map_or(0, |c| c.landing_takes).to_string(),
+        word(name_of(&SOWING_RINGS, rules.own_row_ring)),
     ];
     FIELDS
         .iter()
