@@ -350,17 +350,39 @@ fn a_pit_whose_direction_the_player_chooses_asks_which_way() {
     play(&mut page, variant, Position::start(variant), 30);
 }
 
+/// A catalogue game (`tests/data/catalogue/<file>`), registered here, and Chromium and a board
+/// server that offers it.
+fn catalogue_board(file: &str) -> (Variant, Chromium, BoardServer) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/catalogue")
+        .join(file);
+    let variant =
+        mancala_rules::definition::register(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let chromium = Chromium::start();
+    let server = BoardServer::start(&["--game", path.to_str().unwrap()]);
+    (variant, chromium, server)
+}
+
+/// Loads the position string `text` through the position field and waits until it is shown.
+fn load_and_wait(page: &mut Page, text: &str) {
+    page.type_into("fen", text);
+    page.click("#load");
+    page.wait_for(
+        &format!(
+            "document.getElementById('fen').value === '{text}' && \
+             document.body.dataset.state === 'idle'"
+        ),
+        LONG,
+        "the position loads",
+    );
+}
+
 #[test]
 fn a_match_of_rounds_shows_its_blocked_pits_and_plays_on() {
     if !available() {
         return;
     }
-    let file =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/catalogue/rio-kadalis.toml");
-    let variant =
-        mancala_rules::definition::register(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&["--game", file.to_str().unwrap()]);
+    let (variant, chromium, server) = catalogue_board("rio-kadalis.toml");
     // A later round: South could fill only four pits, its two leftmost are blocked.
     let later = "x-x-4-4-4-4-4-4-4-4-4-4-0-8-S-N";
     let base = Position::from_position_string(variant, later).unwrap();
@@ -368,16 +390,7 @@ fn a_match_of_rounds_shows_its_blocked_pits_and_plays_on() {
     {
         let mut page = open(&chromium, &server, width, height, mobile);
         switch_to(&mut page, variant);
-        page.type_into("fen", later);
-        page.click("#load");
-        page.wait_for(
-            &format!(
-                "document.getElementById('fen').value === '{later}' && \
-                 document.body.dataset.state === 'idle'"
-            ),
-            LONG,
-            "the position loads",
-        );
+        load_and_wait(&mut page, later);
         check_board(&mut page, variant, base);
         assert_eq!(
             page.eval("[...document.querySelectorAll('.pit.blocked')].map(p => p.dataset.move)"),
@@ -458,12 +471,7 @@ fn a_match_for_territory_shows_the_pits_that_changed_hands() {
     if !available() {
         return;
     }
-    let file =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/catalogue/namnam.toml");
-    let variant =
-        mancala_rules::definition::register(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&["--game", file.to_str().unwrap()]);
+    let (variant, chromium, server) = catalogue_board("namnam.toml");
     // A later round: North won seven pits, its row and South's `A`; South is to move.
     let later = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S-S-NSSSSSNNNNNN";
     let base = Position::from_position_string(variant, later).unwrap();
@@ -471,16 +479,7 @@ fn a_match_for_territory_shows_the_pits_that_changed_hands() {
     {
         let mut page = open(&chromium, &server, width, height, mobile);
         switch_to(&mut page, variant);
-        page.type_into("fen", later);
-        page.click("#load");
-        page.wait_for(
-            &format!(
-                "document.getElementById('fen').value === '{later}' && \
-                 document.body.dataset.state === 'idle'"
-            ),
-            LONG,
-            "the position loads",
-        );
+        load_and_wait(&mut page, later);
         check_board(&mut page, variant, base);
         assert_eq!(
             page.eval(
@@ -524,12 +523,7 @@ fn children_are_drawn_made_and_never_played() {
     if !available() {
         return;
     }
-    let file =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/catalogue/qelat-ii.toml");
-    let variant =
-        mancala_rules::definition::register(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    let chromium = Chromium::start();
-    let server = BoardServer::start(&["--game", file.to_str().unwrap()]);
+    let (variant, chromium, server) = catalogue_board("qelat-ii.toml");
     // South's `F` sows its one counter into North's `a`, which then holds 4: South's child.
     let before = "4-4-4-4-4-1-3-4-4-4-4-4-2-2-S";
     let base = Position::from_position_string(variant, before).unwrap();
@@ -537,16 +531,7 @@ fn children_are_drawn_made_and_never_played() {
     {
         let mut page = open(&chromium, &server, width, height, mobile);
         switch_to(&mut page, variant);
-        page.type_into("fen", before);
-        page.click("#load");
-        page.wait_for(
-            &format!(
-                "document.getElementById('fen').value === '{before}' && \
-                 document.body.dataset.state === 'idle'"
-            ),
-            LONG,
-            "the position loads",
-        );
+        load_and_wait(&mut page, before);
         check_board(&mut page, variant, base);
         assert_eq!(
             page.eval("document.getElementById('child-key').hidden"),
