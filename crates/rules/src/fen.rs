@@ -203,6 +203,7 @@ impl Position {
                 Some(b'n') if i < len => Some(Side::North),
                 _ => None,
             };
+            let marked = text;
             let text = match owner {
                 Some(side) => {
                     if !rules.has_children() {
@@ -211,7 +212,15 @@ impl Position {
                         });
                     }
                     children[side.index()] |= 1 << i;
-                    &text[..text.len() - 1]
+                    let count = &text[..text.len() - 1];
+                    // Only a count is marked: a blocked pit (`x`) is nobody's child.
+                    if parse_count(count).is_none() {
+                        return Err(PositionStringError::BadCount {
+                            field: field_name(i, rules.pits_per_row),
+                            text: marked.to_string(),
+                        });
+                    }
+                    count
                 }
                 None => text,
             };

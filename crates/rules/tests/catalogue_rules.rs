@@ -2333,3 +2333,32 @@ fn a_grand_slam_may_give_the_mover_s_row_to_the_opponent() {
     .unwrap_err();
     assert_eq!(error.field, "grand-slam", "{error}");
 }
+
+#[test]
+fn a_child_s_counters_count_for_its_owner_s_majority() {
+    let kin = game_file(
+        "name = \"children-majority\"\npits-per-row = 3\nstart = 2\nchild-count = 3\n\
+         majority-ends = true\n",
+    );
+    // South has captured 4 and its child `a` holds 3: 7 of the 12 counters, a majority.
+    assert_eq!(
+        final_totals(kin, "1-0-0-3s-1-0-4-3-N"),
+        (Ending::Majority, [7, 3])
+    );
+    // The same counters outside a child are nobody's yet: no majority.
+    assert_eq!(position(kin, "1-0-0-3-1-0-4-3-N").own_ending(), None);
+}
+
+#[test]
+fn each_round_begins_without_children_and_only_counts_are_marked() {
+    let rounds = rounds_game("rounds-children", "child-count = 3\n");
+    // Only South's child `c` holds counters: the round is over, and the next has no children.
+    let ended = position(rounds, "0-0-0-0-0-3s-6-3-S-S");
+    let next = ended.next_round([9, 3], Side::South).expect("both go on");
+    assert_eq!(next.to_string(), "2-2-2-2-x-x-3-1-N-N");
+    // A child's mark goes with a count only: not a blocked pit, not alone.
+    for text in ["xs-0-0-0-0-3s-6-3-S-S", "s-0-0-0-0-3s-6-3-S-S"] {
+        let error = Position::from_position_string(rounds, text).unwrap_err();
+        assert!(error.to_string().starts_with("pit A is"), "{text}: {error}");
+    }
+}
