@@ -93,6 +93,54 @@ def engine_name(game, mg_move):
     return chr(ord("a") + loc - holes) + chosen
 
 
+def fixed_direction_window(game):
+    """Whether MancalaGames' prescribed opening sows each player's first turn in the game's
+    direction (`prescribed` 6), so that its moves of both directions are one move of the
+    engine's (`fixed-direction-moves`), named without a direction."""
+    info = game.info
+    return (info.prescribed == 6 and bool(info.udir_holes) and info.sow_direct != 2
+            and game.movers <= 1)
+
+
+def named_moves(game, moves):
+    """MancalaGames' moves with the engine's names, in order: (name, move) pairs, a move of both
+    directions once where the opening fixes the direction."""
+    import game_info as gi
+    window = fixed_direction_window(game)
+    # RULES.md's deliberate difference: where MancalaGames' feeding rule allows a pit one way
+    # only (its allowables hold the pair of directions), its move list still offers both; the
+    # engine's rule judges each direction.
+    directed = [m for m in moves if isinstance(m, tuple) and len(m) == 2 and m[1] is not None]
+    allow = game.get_allowable_holes() if directed and game.info.mustshare else None
+    pairs, seen = [], set()
+    for move in moves:
+        if allow is not None and move in directed and isinstance(allow[move[0]], list):
+            if not allow[move[0]][0 if move[1] == gi.Direct.CW else 1]:
+                continue
+        name = engine_name(game, move)
+        if window:
+            name = name.rstrip("<>")
+        if name not in seen:
+            seen.add(name)
+            pairs.append((name, move))
+    return pairs
+
+
+def opening_field(game):
+    """The engine's opening field (the moves of the opening played, up to its length), or None
+    where the translated game has no opening rules."""
+    info = game.info
+    if info.nocaptmoves:
+        # Captures stay inhibited until a sown move ends a turn with enough turns played.
+        inhibited = game.inhibitor.get_state()
+        return info.nocaptmoves if not inhibited else min(game.movers, info.nocaptmoves - 1)
+    if info.prescribed == 4:
+        return min(game.mcount - 1, 1)
+    if info.prescribed == 6 and info.udir_holes and info.sow_direct != 2:
+        return min(game.movers, 2)
+    return None
+
+
 def mg_fen(game):
     """MancalaGames' position as the engine writes it: a blocked pit is `x`, a child's count is
     marked `s` or `n` (its owner's), a match of rounds
@@ -121,6 +169,9 @@ def mg_fen(game):
     if game.info.sow_direct == 2:
         # The way South sows, chosen by the first move of the game (or round).
         fen += "-" + south_direction(game)
+    opening = opening_field(game)
+    if opening is not None:
+        fen += f"-{opening}"
     return fen
 
 
@@ -203,7 +254,7 @@ def run_file(path, args, engine_bin, out_dir, rng):
                 game.mcount -= 1
                 game.movers -= 1
             else:
-                theirs = [engine_name(game, m) for m in moves]
+                theirs = [name for name, _ in named_moves(game, moves)]
             ours = [] if ours_over else engine.query("moves").split()
             if ours_over and theirs:
                 stopped += 1
@@ -228,7 +279,7 @@ def run_file(path, args, engine_bin, out_dir, rng):
                 game.movers += 1
                 cond = None
             else:
-                mg_move = moves[[engine_name(game, m) for m in moves].index(name)]
+                mg_move = dict(named_moves(game, moves))[name]
                 cond = game.move(mg_move)
             history.append(name)
             plies += 1
@@ -278,7 +329,7 @@ def mg_perft(game, depth):
     ends the game is a leaf, a forced pass is a move."""
     if depth == 0:
         return 1
-    moves = game.get_moves()
+    moves = [move for _, move in named_moves(game, game.get_moves())]
     if not moves:
         if not (game.info.mustpass and not any(game.get_allowable_holes())):
             return 0
@@ -396,12 +447,12 @@ def print_transcript(path, plies, engine_bin, out_dir, rng):
         moves = game.get_moves()
         if not moves:
             break
-        theirs = sorted(engine_name(game, m) for m in moves)
+        pairs = named_moves(game, moves)
+        theirs = sorted(n for n, _ in pairs)
         ours = sorted(engine.query("moves").split())
         assert ours == theirs, f"{name}: moves {ours} against {theirs}"
         lines.append("query moves")
-        mg_move = moves[rng.randrange(len(moves))]
-        played = engine_name(game, mg_move)
+        played, mg_move = pairs[rng.randrange(len(pairs))]
         cond = game.move(mg_move)
         engine.ask(f"move {played}")
         lines.append(f"move {played}")

@@ -193,7 +193,7 @@ export class Sound {
   }
 }
 
-// Shows a move told as `query sowing` tells it (`C:4 D E F *S again`, `xb:3>S`, `x*S:5>N`, `+C>S`, …) on the
+// Shows a move told as `query sowing` tells it (`C:4 D E F *S again`, `xb:3>S`, `x*S:5>N`, `+C>S`, `B>C`, …) on the
 // drawn board, from position `pos`: the lifted counters travel in a hand over the pits and fall
 // one by one, captures fly to their store. `stop()` says when to show the end at once (a click,
 // a key, any control). Resolves when shown.
@@ -276,6 +276,17 @@ export async function showSowing(board, pos, trace, { n, stop, sound, duration =
         if (el) el.classList.add('child', m[2] === 'N' ? 'child-north' : 'child-south');
         showPit(m[1], 'dropped');
         sound.tick(550);
+      } else if ((m = /^([A-Za-z])>([A-Za-z])$/.exec(word))) {
+        // One counter moved on from a pit to another (a first move that is not sown).
+        pits[pitOf(m[1], n)] -= 1;
+        showPit(m[1], 'lifted');
+        handOver(pitEl(m[1]), 1);
+        await new Promise((r) => setTimeout(r, pause));
+        if (stop()) break;
+        handOver(pitEl(m[2]), 0);
+        pits[pitOf(m[2], n)] += 1;
+        showPit(m[2], 'dropped');
+        sound.tick(880);
       } else if ((m = /^\*([SN])$/.exec(word))) {
         holding = Math.max(0, holding - 1);
         handOver(storeEl(m[1]), holding);

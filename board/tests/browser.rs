@@ -519,6 +519,26 @@ fn a_match_for_territory_shows_the_pits_that_changed_hands() {
 }
 
 #[test]
+fn a_first_move_that_is_not_sown_is_shown_counter_by_counter() {
+    if !available() {
+        return;
+    }
+    let (variant, chromium, server) = catalogue_board("gabata.toml");
+    // Gabata's first move keeps its pit's counters and moves one counter on from every other
+    // pit (`B>C`, …): told so, animated so, and the board is then the rules' board.
+    let base = Position::start(variant);
+    let mut page = open(&chromium, &server, 1100, 900, false);
+    switch_to(&mut page, variant);
+    check_board(&mut page, variant, base);
+    page.click(".pit[data-move='C']");
+    settled(&mut page);
+    let played = moves(&mut page);
+    assert_eq!(played.first().map(|m| m.to_string()), Some("C".to_string()));
+    check_board(&mut page, variant, base);
+    play(&mut page, variant, base, 20);
+}
+
+#[test]
 fn children_are_drawn_made_and_never_played() {
     if !available() {
         return;

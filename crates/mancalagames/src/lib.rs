@@ -191,6 +191,8 @@ const READ: &[&str] = &[
     "child_cvt",
     "child_rule",
     "child_locs",
+    "nocaptmoves",
+    "prescribed",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -208,8 +210,6 @@ const DEPENDENT: &[(&str, &str)] = &[
 
 /// What the rules the engine does not have are, by parameter (for the refusal's message).
 const NOT_HAD: &[(&str, &str)] = &[
-    ("prescribed", "a prescribed opening"),
-    ("nocaptmoves", "opening moves without captures"),
     ("sow_start", "sowing into the origin pit"),
     ("move_one", "moving a single counter"),
     ("moveunlock", "locked pits"),
@@ -756,6 +756,55 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         }
     };
     lines.push(format!("sow-own-store = {sow_own_store}"));
+    // The opening's rules, counted in moves: MancalaGames counts some in turns, which are the
+    // same where no move of the opening can give another.
+    let extra_moves = extra_turn || int(info, "capt_rturn", 0)? != 0;
+    match int(info, "nocaptmoves", 0)? {
+        0 => {}
+        _ if extra_turn => {
+            return Err(refuse(
+                "nocaptmoves",
+                "with sow_stores 1: opening turns without captures in a game whose last counter \
+                 in the store gives another move (turns, not moves) are not a rule the engine has",
+            ));
+        }
+        moves @ 1..=16 => lines.push(format!("no-capture-moves = {moves}")),
+        other => {
+            return Err(refuse(
+                "nocaptmoves",
+                format!("= {other}: an opening of 1 to 16 moves is what the engine has"),
+            ));
+        }
+    }
+    match int(info, "prescribed", 0)? {
+        0 => {}
+        4 => lines.push("first-move = \"one-from-every-other\"".into()),
+        // Each player's first turn sows in the game's direction: the first two moves.
+        6 if udir.is_empty() || first_move => {}
+        6 if extra_moves => {
+            return Err(refuse(
+                "prescribed",
+                "= 6 with extra moves: each player's first turn without chosen directions, \
+                 counted in turns, is not a rule the engine has",
+            ));
+        }
+        6 => lines.push("fixed-direction-moves = 2".into()),
+        other => {
+            return Err(refuse(
+                "prescribed",
+                format!(
+                    "= {other}: {} is not a rule the engine has",
+                    match other {
+                        1 => "a first move sown without the game's sowing rules",
+                        2 => "a first move sown in laps",
+                        3 => "first moves whose last counter must reach the opponent's row",
+                        5 => "an opening of arranged counters, children and captures limited",
+                        _ => "this prescribed opening",
+                    }
+                ),
+            ));
+        }
+    }
     // MancalaGames' split sowing with a least move of one forbids moving back, on the very next
     // move, a single counter just moved across the end of a row (unless an end pit's direction
     // is chosen). It looks at the last move made, whoever made it: after a pass or an extra
@@ -1064,7 +1113,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     // What a capture picks up besides: the pit facing the first one it took.
     let pickextra = int(info, "pickextra", 0)?;
     match pickextra {
-        0 | 3 => {}
+        0 | 3 | 4 => {}
         1 if past_empty => {}
         other => {
             return Err(refuse(
@@ -1157,7 +1206,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             // (The chain of captures past empty pits, above.)
             _ if past_empty => {}
             0 => {}
-            -1 => {
+            chain @ (-1 | 2..=24) => {
                 let direction = int(info, "capt_dir", 0)?;
                 if direction != 0 {
                     return Err(refuse(
@@ -1171,6 +1220,9 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 lines.push("capture-chain = true".into());
                 // Its chain goes on past the pit the move was sown from.
                 lines.push("chain-stops-at-origin = false".into());
+                if chain > 0 {
+                    lines.push(format!("capture-chain-most = {chain}"));
+                }
             }
             other => {
                 return Err(refuse(
@@ -1219,7 +1271,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     let sow_rule = int(info, "sow_rule", 0)?;
     let passing = match sow_rule {
         // Laps that go on after a capture: below.
-        0 | 8 => None,
+        0 | 8 | 12 => None,
         3 => Some("to-owner"),
         4 => Some("to-owner-last-too"),
         14 => Some("to-mover"),
@@ -1236,7 +1288,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                         6 => "laps that change direction",
                         7 => "a most counters a pit may hold",
                         10 => "laps that go on after a capture, the last counters to the opponent",
-                        12 => "laps that go on with the counters a capture took",
                         9 | 11 | 13 => "sowing past children",
                         _ => "this sowing rule",
                     }
@@ -1276,13 +1327,15 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
 
     // Laps that go on after a capture (`sow_rule` 8): past an empty pit, or across from an empty
     // one, at the end of every lap.
-    if sow_rule == 8 {
+    // With the counters a capture took sown on from the lap's last pit (`sow_rule` 12): across
+    // from an empty pit. Without stores MancalaGames stops a lap where the opponent has none.
+    if sow_rule == 8 || sow_rule == 12 {
         let why = if mlaps != 1 {
             Some("without multi-lap sowing from the landing pit (mlaps 1)")
-        } else if !flag(info, "stores")? {
-            Some("without stores (MancalaGames then stops a lap when the opponent has none)")
         } else if !(past_empty || crosscapt == 1) {
             Some("with a capture by count")
+        } else if sow_rule == 12 && crosscapt != 1 {
+            Some("without a cross capture")
         } else if pickextra != 0
             || int(info, "capt_rturn", 0)? != 0
             || int(info, "grandslam", 0)? != 0
@@ -1297,15 +1350,22 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             return Err(refuse(
                 "sow_rule",
                 format!(
-                    "= 8 {why}: laps that go on after such a capture are not a rule the engine has"
+                    "= {sow_rule} {why}: laps that go on after such a capture are not a rule the \
+                     engine has"
                 ),
             ));
         }
         lines.push("lap-captures = true".into());
+        if sow_rule == 12 {
+            lines.push("lap-captures-sown-on = true".into());
+        }
+        if !flag(info, "stores")? {
+            lines.push("relay-needs-opponent-counters = true".into());
+        }
     }
     // The last counters on the board, once no more than a pit's start count are left where
     // captures are judged, go to the mover with the move's captures.
-    if pickextra == 3 {
+    if pickextra == 3 || pickextra == 4 {
         if int(info, "grandslam", 0)? != 0 {
             return Err(refuse(
                 "pickextra",
@@ -1328,7 +1388,20 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 format!("= 3 with nbr_start {nbr_start}: not a number of counters"),
             ));
         }
-        lines.push(format!("sweep-at-most = {nbr_start}"));
+        if pickextra == 4 {
+            // Twice a pit's count, to the round's starter.
+            if int(info, "rounds", 0)? == 0 {
+                return Err(refuse(
+                    "pickextra",
+                    "= 4 without rounds: the last counters to the game's starter are not a rule \
+                     the engine has",
+                ));
+            }
+            lines.push(format!("sweep-at-most = {}", 2 * nbr_start));
+            lines.push("sweep-taker = \"round-starter\"".into());
+        } else {
+            lines.push(format!("sweep-at-most = {nbr_start}"));
+        }
     }
     // Another move after a capture: always, or once in a row.
     match int(info, "capt_rturn", 0)? {
@@ -1749,6 +1822,12 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         text.push_str(
             "# - a pass ends the turn: the opponent's next capture gives an extra move, where\n\
              #   MancalaGames still counts the passer's extra move and gives none.\n",
+        );
+    }
+    if !udir.is_empty() && !first_move && flag(info, "mustshare")? {
+        text.push_str(
+            "# - the feeding rule judges each direction of a pit whose direction is chosen, where\n\
+             #   MancalaGames' move list offers both directions when one of them feeds.\n",
         );
     }
     for line in lines {
@@ -2180,6 +2259,64 @@ mod tests {
             translate_naming_every_blocker(&one).unwrap_err(),
             translate(&one).unwrap_err()
         );
+    }
+
+    #[test]
+    fn openings_short_chains_and_a_sweep_to_the_starter_become_their_rules() {
+        use mancala_rules::FirstMove;
+        // Captures inhibited for two turns, chains of at most two pits.
+        let quiet = file(
+            6,
+            6,
+            r#"{ "name": "Quiet", "evens": true, "mlaps": 1, "multicapt": 2,
+                 "nocaptmoves": 2, "capt_side": 0, "stores": true }"#,
+        );
+        let rules = definition::parse(&translate(&quiet).unwrap().text).unwrap();
+        assert_eq!(rules.no_capture_moves, 2);
+        assert!(rules.capture_chain && !rules.chain_stops_at_origin);
+        assert_eq!(rules.chain_most, 2);
+        // Turns and moves differ where the last counter in the store gives another move.
+        let stored = file(
+            6,
+            4,
+            r#"{ "name": "Stored", "nocaptmoves": 1, "sow_stores": 1, "stores": true,
+                 "capt_on": [4] }"#,
+        );
+        assert_eq!(translate(&stored).unwrap_err().parameter, "nocaptmoves");
+        // Plus one, minus one; each player's first turn in the game's direction.
+        let plus = file(
+            6,
+            4,
+            r#"{ "name": "Plus", "prescribed": 4, "capt_on": [4], "stores": true }"#,
+        );
+        let rules = definition::parse(&translate(&plus).unwrap().text).unwrap();
+        assert_eq!(rules.first_move, FirstMove::OneFromEveryOther);
+        let firsts = file(
+            6,
+            4,
+            r#"{ "name": "Firsts", "prescribed": 6, "udir_holes": [0, 1, 2, 3, 4, 5],
+                 "capt_on": [4], "stores": true }"#,
+        );
+        let rules = definition::parse(&translate(&firsts).unwrap().text).unwrap();
+        assert_eq!(rules.fixed_direction_moves, 2);
+        // Without chosen directions the prescribed opening changes nothing.
+        let plain = file(6, 4, r#"{ "name": "Plain", "prescribed": 6 }"#);
+        let rules = definition::parse(&translate(&plain).unwrap().text).unwrap();
+        assert_eq!(rules.opening_moves(), 0);
+        let other = file(6, 4, r#"{ "name": "Other", "prescribed": 3 }"#);
+        let refusal = translate(&other).unwrap_err();
+        assert_eq!(refusal.parameter, "prescribed");
+        assert!(refusal.why.contains("opponent's row"), "{refusal}");
+        // The last counters, twice a pit's count, to the round's starter.
+        let swept = file(
+            6,
+            3,
+            r#"{ "name": "Swept", "capt_on": [4], "pickextra": 4, "rounds": 2,
+                 "stores": true, "mustpass": true }"#,
+        );
+        let rules = definition::parse(&translate(&swept).unwrap().text).unwrap();
+        assert_eq!(rules.sweep_at_most, 6);
+        assert!(rules.sweep_to_round_starter);
     }
 
     #[test]

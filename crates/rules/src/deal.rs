@@ -63,6 +63,7 @@ impl Position {
             north_owned: rules.start_owners(),
             south_direction: None,
             children: [0; 2],
+            opening: 0,
         }
     }
 }

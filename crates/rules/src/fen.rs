@@ -4,7 +4,8 @@
 //! gives one extra move at most, or a goal won outright has extra moves, a field says whether
 //! the side to move is on one (`E`) or not (`X`); where a single counter may not cross straight
 //! back, the pit it crossed into (or `X`); where the first move chooses the directions, the
-//! last field the way South sows (`>` counter-clockwise, `<` clockwise, `X` not yet chosen).
+//! field the way South sows (`>` counter-clockwise, `<` clockwise, `X` not yet chosen); where
+//! the game has an opening, the last field the moves of it played so far.
 
 use std::fmt;
 
@@ -53,6 +54,8 @@ pub enum PositionStringError {
     BadExtraMove { text: String },
     /// The crossing field is not a pit letter of the board or `X`.
     BadCrossing { text: String },
+    /// The opening field is not a number of moves from 0 to the opening's length.
+    BadOpening { text: String, most: u8 },
     /// Every pit of a row is blocked: no round is dealt so (a player who goes on fills a pit at
     /// least), and a hand with nowhere to go would never end.
     RowBlocked { side: Side },
@@ -111,6 +114,13 @@ impl fmt::Display for PositionStringError {
                     "the crossing field is '{text}', expected the letter of the pit a single \
                      counter has just crossed into (an end pit of a row holding one counter), or \
                      X"
+                )
+            }
+            PositionStringError::BadOpening { text, most } => {
+                write!(
+                    f,
+                    "the opening field is '{text}', expected the moves played so far, from 0 to \
+                     {most}"
                 )
             }
             PositionStringError::BadExtraMove { text } => {
@@ -175,6 +185,7 @@ impl Position {
             + rules.tracks_extra_move() as usize
             + rules.tracks_crossing() as usize
             + rules.tracks_directions() as usize
+            + (rules.opening_moves() > 0) as usize
     }
 
     /// Parses a position string of `variant`.
@@ -284,7 +295,24 @@ impl Position {
         } else {
             (None, None)
         };
-        // The last field: the way South sows, where the first move chooses it.
+        // The last field: the moves of the opening played, where the game has one.
+        let opening_field = (rules.opening_moves() > 0) as usize;
+        let opening = if opening_field == 1 {
+            let text = fields[expected - 1];
+            match parse_count(text) {
+                Some(moves) if moves <= rules.opening_moves() as u64 => moves as u8,
+                _ => {
+                    return Err(PositionStringError::BadOpening {
+                        text: text.to_string(),
+                        most: rules.opening_moves(),
+                    });
+                }
+            }
+        } else {
+            0
+        };
+        let expected = expected - opening_field;
+        // The way South sows, where the first move chooses it.
         let south_direction = if rules.tracks_directions() {
             match fields[expected - 1] {
                 "X" => None,
@@ -396,6 +424,7 @@ impl Position {
             north_owned,
             south_direction,
             children,
+            opening,
         })
     }
 }
@@ -488,6 +517,9 @@ impl fmt::Display for Position {
                 Some(Direction::CounterClockwise) => "->",
                 Some(Direction::Clockwise) => "-<",
             })?;
+        }
+        if self.rules().opening_moves() > 0 {
+            write!(f, "-{}", self.opening)?;
         }
         Ok(())
     }

@@ -61,7 +61,7 @@ impl fmt::Display for IllegalMove {
                 "the mover chooses that pit's direction: add > (counter-clockwise) or < (clockwise)"
             }
             IllegalReason::NoDirectionChoice => {
-                "the game does not let the mover choose that pit's direction (no > or <)"
+                "the game does not let the mover choose that pit's direction now (no > or <)"
             }
         };
         write!(f, "illegal move '{}': {why}", self.mv)
@@ -110,7 +110,8 @@ impl Position {
         let chosen_here = if rules.tracks_directions() {
             self.direction_of_side(self.side_to_move).is_none()
         } else {
-            rules.direction_chosen_at(pit)
+            // (Not in the opening's moves that sow in the game's direction.)
+            rules.direction_chosen_at(pit) && !self.within_opening(rules.fixed_direction_moves)
         };
         if mv.chosen_direction().is_some() != chosen_here {
             return illegal(if chosen_here {

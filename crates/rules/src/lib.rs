@@ -81,6 +81,7 @@ pub use spec::Spec;
 pub use trace::{MoveTrace, SowStep};
 pub use variant::{
     CaptureCounts, CaptureExtraMove, CaptureSide, ChildMaking, Children, Direction, DirectionRule,
-    Goal, GrandSlam, Laps, LastFourRule, Leftover, MAX_REGISTERED, MoveChoice, MoveFilter, OwnEnd,
-    RegisterError, RoundFill, RoundStarter, Rounds, Rules, Start, Unfed, UnknownVariant, Variant,
+    FirstMove, Goal, GrandSlam, Laps, LastFourRule, Leftover, MAX_REGISTERED, MoveChoice,
+    MoveFilter, OwnEnd, RegisterError, RoundFill, RoundStarter, Rounds, Rules, Start, Unfed,
+    UnknownVariant, Variant,
 };

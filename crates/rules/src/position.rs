@@ -48,6 +48,9 @@ pub struct Position {
     /// Where the game has children ([`Rules::children`]): each player's children, a bit a pit
     /// (`[South's, North's]`; always 0 elsewhere).
     pub(super) children: [u32; 2],
+    /// Where the game has an opening ([`Rules::opening_moves`]): the moves played in this game
+    /// (round), up to the opening's length; always 0 elsewhere.
+    pub(super) opening: u8,
 }
 
 /// Why a game is over.
@@ -190,6 +193,7 @@ impl Position {
             north_owned: rules.start_owners(),
             south_direction: None,
             children: [0; 2],
+            opening: 0,
         })
     }
 
@@ -215,6 +219,7 @@ impl Position {
             north_owned: rules.start_owners(),
             south_direction: None,
             children: [0; 2],
+            opening: 0,
         };
         if rules.opening_from_rightmost {
             // The first move is made for South (the game's rules make sure it exists).
@@ -248,6 +253,20 @@ impl Position {
     #[inline]
     pub fn on_extra_move(&self) -> bool {
         self.on_extra_move
+    }
+
+    /// The moves played so far in this game (round), up to the length of its opening (see
+    /// [`Rules::opening_moves`]; 0 in a game without one).
+    #[inline]
+    pub fn opening_moves_played(&self) -> u8 {
+        self.opening
+    }
+
+    /// Whether the game's opening rules still apply to the next move: it is within the first
+    /// `moves` of the game (round).
+    #[inline(always)]
+    pub(crate) fn within_opening(&self, moves: u8) -> bool {
+        self.opening < moves
     }
 
     /// Who moved first in this round (a match of rounds; South elsewhere).
@@ -498,7 +517,9 @@ impl Position {
                 moves.push_if(plain.toward(Direction::CounterClockwise), count >= least);
                 moves.push_if(plain.toward(Direction::Clockwise), count >= least);
             }
-        } else if rules.chosen_direction_pits != 0 {
+        } else if rules.chosen_direction_pits != 0
+            && !self.within_opening(rules.fixed_direction_moves)
+        {
             // A pit whose direction the mover chooses gives two moves, counter-clockwise first.
             for (offset, &count) in row.iter().enumerate() {
                 let plain = Move::sow(mover, offset as u8);

@@ -51,6 +51,8 @@ impl Position {
         let mut next = *self;
         next.on_extra_move = false;
         next.crossed_into = 0;
+        // Each round has its opening.
+        next.opening = 0;
         // Where the first move chooses the directions, each round's first move does.
         next.south_direction = None;
         if rounds.only_loser_refills {

@@ -378,6 +378,18 @@ pub enum ChildMaking {
     FacingPair,
 }
 
+/// How the first move of a game (of each round) is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstMove {
+    /// It is sown as any move.
+    Sown,
+    /// It is not sown: its pit keeps its counters, and from the pit after it on, every other pit
+    /// gives one counter to the pit after it, round the board, the last such counter going
+    /// to the pit facing the origin; the move then captures as a last counter there would
+    /// (MancalaGames' prescribed opening "plus one, minus one").
+    OneFromEveryOther,
+}
+
 /// The counters of the start position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Start {
@@ -458,11 +470,20 @@ pub struct Rules {
     /// `capture_empty_opposite`, a lap ending in an empty pit takes the pit facing it and goes
     /// on from its landing pit only if that took counters.
     pub lap_captures: bool,
+    /// With `lap_captures` and `capture_empty_opposite`: the counters a lap's capture takes are
+    /// not the mover's but go into the lap's last pit, which is lifted and sown on.
+    pub lap_captures_sown_on: bool,
+    /// [`Laps::Relay`]: a lap goes on only while the opponent's row holds counters; else the move
+    /// ends with the one-lap captures at its last pit.
+    pub relay_needs_opponent_counters: bool,
     /// One-lap captures: where the landing pit, and the pits of a chain, must be.
     pub capture_side: CaptureSide,
     /// One-lap captures: the pits before the landing pit (against the sowing) are judged too,
     /// while they qualify.
     pub capture_chain: bool,
+    /// With `capture_chain`: a chain takes at most this many pits (the landing pit among them);
+    /// 0: no limit.
+    pub chain_most: u8,
     /// A capture chain ends at the pit its lap started from (else only a pit that does not
     /// qualify, or coming round to the landing pit, ends it).
     pub chain_stops_at_origin: bool,
@@ -508,6 +529,9 @@ pub struct Rules {
     /// counter on the board. 0: no such rule. Not after a move that gave another move by its
     /// last counter in the store, nor after an endless one.
     pub sweep_at_most: u8,
+    /// With `sweep_at_most`: the counters swept go to the player who started the round (a match
+    /// of rounds), not to the mover.
+    pub sweep_to_round_starter: bool,
     /// A player whose opponent's row is empty must leave it non-empty if they can.
     pub must_feed: bool,
     /// Who takes the rest when a player must feed and cannot.
@@ -537,6 +561,15 @@ pub struct Rules {
     /// into it, after the row's last pit): the two rows are two rings, and only captures reach
     /// across (MancalaGames' NorthSouthCycle).
     pub own_row_ring: bool,
+    /// The first this many moves of a game (of each round) capture nothing: no capture at a
+    /// move's end or in passing, no sweep, and a relay lap goes on where a capture would have
+    /// ended it. A pass counts as a move, but only a sown move ends this opening.
+    pub no_capture_moves: u8,
+    /// How the first move of a game (of each round) is made.
+    pub first_move: FirstMove,
+    /// The first this many moves of a game (of each round) sow in `direction`, even from the
+    /// pits whose direction the mover chooses (one move a pit, named without a direction).
+    pub fixed_direction_moves: u8,
 }
 
 impl Rules {
@@ -584,6 +617,51 @@ impl Rules {
     pub const fn tracks_extra_move(&self) -> bool {
         matches!(self.capture_extra_move, CaptureExtraMove::Once)
             || (self.eliminates() && self.has_extra_moves())
+    }
+
+    /// The moves of a game's (of each round's) opening, which its opening rules count
+    /// ([`Rules::no_capture_moves`], [`Rules::first_move`], [`Rules::fixed_direction_moves`]);
+    /// 0: the game has none. A position then says how many have been played, up to this many
+    /// (one more field of its position string).
+    #[inline(always)]
+    pub const fn opening_moves(&self) -> u8 {
+        let first = !matches!(self.first_move, FirstMove::Sown) as u8;
+        let mut most = self.no_capture_moves;
+        if first > most {
+            most = first;
+        }
+        if self.fixed_direction_moves > most {
+            most = self.fixed_direction_moves;
+        }
+        most
+    }
+
+    /// These rules without any capture (at a move's end or in passing): what the opening's
+    /// moves that capture nothing are sown under ([`Rules::no_capture_moves`], which a game with
+    /// children or captures on every lap does not have).
+    pub const fn without_captures(&self) -> Rules {
+        let laps = match self.laps {
+            Laps::Single { .. } => Laps::Single {
+                captures: CaptureCounts::NONE,
+            },
+            Laps::Relay { .. } => Laps::Relay {
+                captures: CaptureCounts::NONE,
+            },
+            other => other,
+        };
+        Rules {
+            laps,
+            capture_empty_opposite: false,
+            takes_own_alone: false,
+            capture_past_empty: false,
+            past_empty_takes_facing: false,
+            empty_landing_gives_store: false,
+            single_counter_takes_facing: false,
+            passing_captures: PassingCaptures::Off,
+            sweep_at_most: 0,
+            children: None,
+            ..*self
+        }
     }
 
     /// Whether a position records the pit a single counter has just crossed into (one more field

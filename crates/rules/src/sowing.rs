@@ -6,7 +6,7 @@ use super::side::Side;
 use super::spec::Spec;
 use super::variant::{
     CaptureCounts, CaptureExtraMove, CaptureSide, ChildMaking, Children, Direction, DirectionRule,
-    GrandSlam, Laps, MoveChoice, PassingCaptures, RelayFrom, Rules, Unfed,
+    FirstMove, GrandSlam, Laps, MoveChoice, PassingCaptures, RelayFrom, Rules, Unfed,
 };
 
 /// The rules the move `mv` from `origin` holding `hand` counters is sown under: the game's, with
@@ -47,6 +47,17 @@ pub struct MoveEffect {
     pub endless: bool,
 }
 
+/// How much of a move [`Position::play_with`] makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MoveParts {
+    /// All of it.
+    Whole,
+    /// All but the last mover's claim of the counters left where the move ends the game.
+    WithoutClaim,
+    /// The sowing and the captures at its end only.
+    EndCaptures,
+}
+
 /// How one lap of a relay move ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum LapEnd {
@@ -69,6 +80,12 @@ pub(crate) enum PassingStep {
         pit: usize,
         count: u8,
         to: Side,
+    },
+    /// One counter moved from a pit to another (a capture's counters sown on from the lap's
+    /// last pit).
+    Shift {
+        from: usize,
+        to: usize,
     },
     /// A lap sown at once from `origin` of `before` (the counters' places are worked out by
     /// whoever tells them).
@@ -209,7 +226,7 @@ impl Position {
     /// constants; `S` must be this position's game).
     #[inline(always)]
     pub fn play_for<S: Spec>(&mut self, mv: Move) -> MoveEffect {
-        self.play_with::<S>(mv, true)
+        self.play_with::<S>(mv, MoveParts::Whole)
     }
 
     /// The sowing and captures of `mv` only, without the last mover's claim of the counters left
@@ -217,11 +234,18 @@ impl Position {
     /// for the next player's moves, which may ask the feeding rule again, without end).
     #[inline(always)]
     pub(crate) fn sow_and_capture_for<S: Spec>(&mut self, mv: Move) -> MoveEffect {
-        self.play_with::<S>(mv, false)
+        self.play_with::<S>(mv, MoveParts::WithoutClaim)
+    }
+
+    /// The sowing and the end captures of `mv` only, without the rules that follow them (a
+    /// sweep, a capture's extra move) or the last mover's claim: what a move's telling compares
+    /// the end captures with (those rules are told apart).
+    pub(crate) fn sow_and_end_captures_unchecked(&mut self, mv: Move) -> MoveEffect {
+        crate::with_spec!(self.variant, S => self.play_with::<S>(mv, MoveParts::EndCaptures))
     }
 
     #[inline(always)]
-    fn play_with<S: Spec>(&mut self, mv: Move, claim_at_end: bool) -> MoveEffect {
+    fn play_with<S: Spec>(&mut self, mv: Move, parts: MoveParts) -> MoveEffect {
         debug_assert_eq!(self.variant, S::variant(self));
         let game_rules = S::rules(self);
         let mv = if game_rules.tracks_directions() {
@@ -241,6 +265,8 @@ impl Position {
             }
             _ => game_rules,
         };
+        let uncapturing = self.opening_without_captures(game_rules, rules);
+        let rules = uncapturing.as_ref().unwrap_or(rules);
         let before = self.captured[0] + self.captured[1];
         let mover = self.side_to_move;
         let captured_before = self.captured;
@@ -253,7 +279,12 @@ impl Position {
         };
         // Whether the captures that end the move took counters (not those made in passing).
         let mut end_captured = false;
-        if let Some(origin) = mv.pit(rules.pits_per_row) {
+        let first_move_unsown = game_rules.first_move != FirstMove::Sown && self.opening == 0;
+        if let Some(origin) = mv.pit(rules.pits_per_row)
+            && first_move_unsown
+        {
+            end_captured = self.one_from_every_other(rules, origin);
+        } else if let Some(origin) = mv.pit(rules.pits_per_row) {
             match rules.laps {
                 Laps::Single { captures } => {
                     let row_held = self.opponent_row_held(rules);
@@ -322,6 +353,7 @@ impl Position {
         }
         if (rules.sweep_at_most > 0 || rules.capture_extra_move != CaptureExtraMove::No)
             && mv.pit(rules.pits_per_row).is_some()
+            && parts != MoveParts::EndCaptures
         {
             self.end_of_move_rules(rules, end_captured, &mut effect);
         }
@@ -331,7 +363,7 @@ impl Position {
         if rules.tracks_extra_move() {
             self.on_extra_move = effect.extra_turn;
         }
-        if claim_at_end
+        if parts == MoveParts::Whole
             && rules.claims_leftover_at_end()
             && !effect.endless
             && mv.pit(rules.pits_per_row).is_some()
@@ -345,6 +377,15 @@ impl Position {
                 _ => 0,
             };
         }
+        let opening = game_rules.opening_moves();
+        if opening > 0 && self.opening < opening {
+            self.opening = if mv.is_pass() && game_rules.no_capture_moves > 0 {
+                // A pass counts, but only a sown move ends the moves that capture nothing.
+                (self.opening + 1).min(game_rules.no_capture_moves - 1)
+            } else {
+                self.opening + 1
+            };
+        }
         effect.captured = self.captured[0] + self.captured[1] - before;
         if rules.stores_change_hands() {
             // A store given to the opponent is a capture of theirs: progress, as any capture.
@@ -352,6 +393,62 @@ impl Position {
                 + (self.captured[1].saturating_sub(captured_before[1]));
         }
         effect
+    }
+
+    /// Where the move to make is one of the opening's moves that capture nothing
+    /// ([`Rules::no_capture_moves`]), `rules` (the move's) without captures, to sow it under.
+    #[inline(always)]
+    pub(crate) fn opening_without_captures(
+        &self,
+        game_rules: &Rules,
+        rules: &Rules,
+    ) -> Option<Rules> {
+        (game_rules.no_capture_moves > 0 && self.within_opening(game_rules.no_capture_moves))
+            .then(|| rules.without_captures())
+    }
+
+    /// The first move of a game (round) that is not sown ([`FirstMove::OneFromEveryOther`]),
+    /// from `origin`: its pit keeps its counters; from the pit after it on, every other pit
+    /// gives one counter (if it holds one) to the pit after it, the last of them to the pit
+    /// facing `origin`, where the move then captures as a last counter there would. Returns
+    /// whether that captured counters.
+    #[inline(never)]
+    fn one_from_every_other(&mut self, rules: &Rules, origin: usize) -> bool {
+        let facing = rules.pit_count() - 1 - origin;
+        self.shift_one_from_every_other(rules, origin, &mut |_, _| {});
+        let captures = match rules.laps {
+            Laps::Single { captures } | Laps::Relay { captures } => captures,
+            Laps::RelayWithOpposite { .. } | Laps::RelayFours => CaptureCounts::NONE,
+        };
+        let row_held = self.opponent_row_held(rules);
+        let sown = self.captured;
+        self.capture_one_lap(rules, facing, origin, captures, row_held);
+        self.captured != sown
+    }
+
+    /// The counters [`Position::one_from_every_other`] moves, each move told to `tell` (the
+    /// pit that gives, the pit that receives).
+    pub(crate) fn shift_one_from_every_other(
+        &mut self,
+        rules: &Rules,
+        origin: usize,
+        tell: &mut impl FnMut(usize, usize),
+    ) {
+        let facing = rules.pit_count() - 1 - origin;
+        let mut giver = step(rules, origin);
+        while giver != origin {
+            let after = step(rules, giver);
+            let taker = if after == origin { facing } else { after };
+            if self.pits[giver] > 0 {
+                self.pits[giver] -= 1;
+                self.pits[taker] += 1;
+                tell(giver, taker);
+            }
+            if after == origin {
+                break;
+            }
+            giver = step(rules, after);
+        }
     }
 
     /// Where the first move chooses the players' directions: `mv` with its player's direction,
@@ -414,8 +511,13 @@ impl Position {
                 .map(|pit| self.pits[pit] as u32)
                 .sum();
             if (1..=rules.sweep_at_most as u32).contains(&counted) {
+                let taker = if rules.sweep_to_round_starter {
+                    self.round_starter
+                } else {
+                    mover
+                };
                 for pit in 0..len {
-                    self.captured[mover.index()] += self.pits[pit];
+                    self.captured[taker.index()] += self.pits[pit];
                     self.pits[pit] = 0;
                 }
             }
@@ -446,6 +548,16 @@ impl Position {
         let rules = S::rules(self);
         let len = rules.pit_count();
         let hand = self.pits[pit] as usize;
+        if rules.first_move != FirstMove::Sown && self.opening == 0 {
+            // A first move that is not sown: made on a copy.
+            if hand == 0 {
+                return None;
+            }
+            let mut after = *self;
+            after.side_to_move = self.owner(pit);
+            let effect = after.play_for::<S>(Move::from_pit(pit, rules.pits_per_row));
+            return (effect.captured > 0 || effect.extra_turn).then_some(effect.captured);
+        }
         let first_move_chooses = rules.tracks_directions() && self.south_direction.is_none();
         if rules.chosen_direction_pits != 0 && rules.direction_chosen_at(pit) || first_move_chooses
         {
@@ -742,7 +854,9 @@ impl Position {
         }
         match (rules.capture_side, rules.grand_slam) {
             // The common case, kept exactly as it was: either row, and no grand-slam rule.
-            (CaptureSide::Any, GrandSlam::Captures) if rules.capture_chain => {
+            (CaptureSide::Any, GrandSlam::Captures)
+                if rules.capture_chain && rules.chain_most == 0 =>
+            {
                 self.capture_chain(rules, landing, origin, captures, false)
             }
             _ => self.capture_on_side(rules, landing, origin, captures, row_held),
@@ -881,6 +995,13 @@ impl Position {
             LastCounter::Store => LapEnd::Done,
             LastCounter::Pit(landing) => {
                 let count = self.pits[landing];
+                if rules.relay_needs_opponent_counters
+                    && self.row_sum(rules, self.side_to_move.opponent()) == 0
+                {
+                    // The opponent has no counter: the move ends here.
+                    self.capture_one_lap_told(rules, landing, lap_origin, captures, row_held, tell);
+                    return LapEnd::Done;
+                }
                 // A lap that ends in a child, or makes one, ends the move.
                 if let Some(children) = rules.children
                     && (self.children_mask() >> landing & 1 != 0
@@ -902,6 +1023,9 @@ impl Position {
                         } else {
                             LapEnd::Done
                         };
+                    }
+                    if rules.capture_empty_opposite && count == 1 && rules.lap_captures_sown_on {
+                        return self.lap_capture_sown_on(rules, landing, tell);
                     }
                     if rules.capture_empty_opposite && count == 1 {
                         let before = self.captured;
@@ -943,6 +1067,44 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// The capture at the end of a lap whose taken counters are sown on
+    /// ([`Rules::lap_captures_sown_on`]): a last counter into an empty pit (one's own, or either
+    /// with `empty_either_row`) facing a pit with counters moves them into its own pit, and the
+    /// lap goes on from there; else the move ends (with no capture: it would be this one).
+    fn lap_capture_sown_on(
+        &mut self,
+        rules: &Rules,
+        landing: usize,
+        tell: &mut impl FnMut(PassingStep),
+    ) -> LapEnd {
+        let facing = rules.pit_count() - 1 - landing;
+        let landing_ok = self.owner(landing) == self.side_to_move || rules.empty_either_row;
+        let children = if rules.has_children() {
+            self.children_mask()
+        } else {
+            0
+        };
+        if !landing_ok || self.pits[facing] == 0 || children >> facing & 1 != 0 {
+            return LapEnd::Done;
+        }
+        for _ in 0..self.pits[facing] {
+            tell(PassingStep::Shift {
+                from: facing,
+                to: landing,
+            });
+        }
+        self.pits[landing] += self.pits[facing];
+        self.pits[facing] = 0;
+        LapEnd::Relay(landing)
+    }
+
+    /// The counters in `side`'s row (by the rows, whoever owns a pit).
+    fn row_sum(&self, rules: &Rules, side: Side) -> u32 {
+        let n = rules.pits_per_row;
+        let first = side.index() * n;
+        self.pits[first..first + n].iter().map(|&c| c as u32).sum()
     }
 
     /// Sows one lap from `origin` as the game sows it (the plain ring at once; a store or a
@@ -1164,6 +1326,7 @@ impl Position {
         };
         let before = *self;
         let mut taken = 0u8;
+        let mut chained = 0u8;
         let mut pit = landing;
         // No capture takes a child (a chain stops at one).
         let children = if rules.has_children() {
@@ -1177,7 +1340,8 @@ impl Position {
         {
             taken += self.pits[pit];
             self.pits[pit] = 0;
-            if !rules.capture_chain {
+            chained += 1;
+            if !rules.capture_chain || chained == rules.chain_most {
                 break;
             }
             pit = step_back(rules, pit);

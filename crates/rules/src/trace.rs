@@ -10,7 +10,7 @@ use super::moves::Move;
 use super::position::Position;
 use super::side::Side;
 use super::sowing::{LapEnd, LastCounter, PassingStep, step, step_back, store_after};
-use super::variant::{CaptureExtraMove, GrandSlam, Laps, PassingCaptures, Rules};
+use super::variant::{CaptureExtraMove, FirstMove, GrandSlam, Laps, PassingCaptures, Rules};
 
 /// Laps told before a relay move is called endless (the move itself finds its cycle exactly).
 const MAX_TOLD_LAPS: usize = 400;
@@ -31,6 +31,9 @@ pub enum SowStep {
     StoreGiven { from: Side, count: u8 },
     /// This pit becomes this player's child.
     ChildMade { pit: usize, owner: Side },
+    /// One counter goes from the pit `from` to the pit `to` (a first move that is not sown, or
+    /// a lap's capture sown on from its last pit).
+    Shift { from: usize, to: usize },
     /// The mover moves again.
     ExtraTurn,
     /// The move would never end: it stops, and the game is over (the telling stops too).
@@ -55,6 +58,26 @@ impl Position {
             let directed = self.directed(game_rules, mv);
             let rules =
                 &super::sowing::rules_of_move(game_rules, directed, origin, self.pits[origin]);
+            // The opening's moves that capture nothing are sown under rules without captures.
+            let uncapturing = self.opening_without_captures(game_rules, rules);
+            let rules = uncapturing.as_ref().unwrap_or(rules);
+            if game_rules.first_move != FirstMove::Sown && self.opening_moves_played() == 0 {
+                // A first move that is not sown: single counters move on, then the captures.
+                let mut pos = *self;
+                pos.shift_one_from_every_other(rules, origin, &mut |from, to| {
+                    steps.push(SowStep::Shift { from, to })
+                });
+                let facing = rules.pit_count() - 1 - origin;
+                let mut after = *self;
+                after.sow_and_end_captures_unchecked(mv);
+                tell_captures(&pos, &after, facing, self.side_to_move, &mut steps);
+                // (A sweep, a capture's extra move: told from the move itself.)
+                self.tell_end_of_move_rules(mv, &mut steps);
+                return Ok(MoveTrace {
+                    pits_per_row: game_rules.pits_per_row,
+                    steps,
+                });
+            }
             match rules.laps {
                 Laps::Single { captures }
                     if rules.passing_captures != PassingCaptures::Off
@@ -148,12 +171,19 @@ impl Position {
         if steps.last() == Some(&SowStep::ExtraTurn) {
             steps.pop();
         }
+        // (A sweep to the round's starter is the only one of these rules that gives counters
+        // to another than the mover: the game file allows it with none of the others.)
+        let taker = if self.rules().sweep_to_round_starter {
+            self.round_starter
+        } else {
+            self.side_to_move
+        };
         for pit in 0..self.rules().pit_count() {
             if told.pits[pit] > after.pits[pit] {
                 steps.push(SowStep::Capture {
                     pit,
                     count: told.pits[pit] - after.pits[pit],
-                    to: self.side_to_move,
+                    to: taker,
                 });
             }
         }
@@ -225,8 +255,10 @@ impl Position {
             }
             last = place;
         }
+        // The end captures alone: what follows them (a sweep, the last mover's claim) is told
+        // by the rules after the captures.
         let mut after = *self;
-        let effect = after.play_unchecked(mv);
+        let effect = after.sow_and_end_captures_unchecked(mv);
         if let Place::Pit(landing) = last {
             tell_captures(&sown, &after, landing, mover, steps);
         }
@@ -269,6 +301,7 @@ fn tell_step(rules: &Rules, step: PassingStep, steps: &mut Vec<SowStep>) {
         PassingStep::Pit(pit) => steps.push(SowStep::Drop { pit }),
         PassingStep::Store(side) => steps.push(SowStep::DropInStore { side }),
         PassingStep::Capture { pit, count, to } => steps.push(SowStep::Capture { pit, count, to }),
+        PassingStep::Shift { from, to } => steps.push(SowStep::Shift { from, to }),
         PassingStep::Lap { before, origin } => {
             let mover = before.side_to_move;
             let mut place = Place::Pit(origin);
@@ -431,6 +464,10 @@ impl MoveTrace {
                     let store = &mut pos.captured[from.opponent().index()];
                     *store = store.saturating_add(given);
                 }
+                SowStep::Shift { from, to } if from < pits && to < pits && pos.pits[from] > 0 => {
+                    pos.pits[from] -= 1;
+                    pos.pits[to] = pos.pits[to].saturating_add(1);
+                }
                 SowStep::ChildMade { pit, owner }
                     if pit < pits && before.rules().has_children() =>
                 {
@@ -445,7 +482,8 @@ impl MoveTrace {
 
 /// The protocol's form (protocol.md, `query sowing`): `A:5` lifts five from `A`, `B` drops one
 /// in `B`, `*S` one in South's store, `xB:4>S` takes four from `B` to South, `x*S:7>N` gives
-/// South's store of seven to North, `+B>S` makes `B` South's child, `again` is another move,
+/// South's store of seven to North, `+B>S` makes `B` South's child, `B>C` moves one counter
+/// from `B` to `C` (a first move that is not sown), `again` is another move,
 /// `endless` an endless move.
 impl fmt::Display for MoveTrace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -471,6 +509,7 @@ impl fmt::Display for MoveTrace {
                     format!("x*{}:{count}>{}", side(from), side(from.opponent()))
                 }
                 SowStep::ChildMade { pit, owner } => format!("+{}>{}", name(pit), side(owner)),
+                SowStep::Shift { from, to } => format!("{}>{}", name(from), name(to)),
                 SowStep::ExtraTurn => "again".to_string(),
                 SowStep::Endless => "endless".to_string(),
             });

@@ -2362,3 +2362,171 @@ fn each_round_begins_without_children_and_only_counts_are_marked() {
         assert!(error.to_string().starts_with("pit A is"), "{text}: {error}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// An opening's rules, a chain's length, a sweep to the round's starter
+
+#[test]
+fn the_opening_moves_capture_nothing() {
+    let quiet = game(
+        "quiet-opening",
+        "capture-counts = [2]\nno-capture-moves = 2\n",
+    );
+    // `A` makes `B` hold 2: in the opening nothing is taken, after it `B` is captured. The
+    // position string's last field counts the opening's moves, up to its two.
+    assert_eq!(
+        play(quiet, "1-1-0-0-0-1-0-0-S-0", "A"),
+        ("0-2-0-0-0-1-0-0-N-1".to_string(), false)
+    );
+    assert_eq!(
+        play(quiet, "1-1-0-0-0-1-0-0-S-1", "A"),
+        ("0-2-0-0-0-1-0-0-N-2".to_string(), false)
+    );
+    assert_eq!(
+        play(quiet, "1-1-0-0-0-1-0-0-S-2", "A"),
+        ("0-0-0-0-0-1-2-0-N-2".to_string(), false)
+    );
+    // More moves than the opening has is not a position of the game.
+    let err = Position::from_position_string(quiet, "1-1-0-0-0-1-0-0-S-3").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the opening field is '3', expected the moves played so far, from 0 to 2"
+    );
+}
+
+#[test]
+fn a_pass_counts_but_never_ends_the_opening() {
+    let quiet = game("quiet-pass", "capture-counts = [2]\nno-capture-moves = 1\n");
+    // North has no counter and passes: the pass is a move, but the opening of one move ends
+    // only with a sown one, so South's `A` still captures nothing.
+    let mut pos = position(quiet, "1-1-0-0-0-0-0-0-N-0");
+    assert_eq!(pos.legal_moves().as_slice(), &[Move::PASS]);
+    pos.play(Move::PASS).unwrap();
+    assert_eq!(pos.to_string(), "1-1-0-0-0-0-0-0-S-0");
+    pos.play(mv("A")).unwrap();
+    assert_eq!(pos.to_string(), "0-2-0-0-0-0-0-0-N-1");
+}
+
+#[test]
+fn the_first_move_moves_one_counter_from_every_other_pit() {
+    let shifted = game(
+        "one-from-every-other",
+        "capture-counts = [2]\nfirst-move = \"one-from-every-other\"\n",
+    );
+    // `A` keeps its counters; `B` gives one to `C`, `a` one to `b`, and `c`, the last, one to
+    // the pit facing `A`: `c` itself. The move then captures there as a last counter would.
+    let pos = position(shifted, "2-2-2-2-2-2-0-0-S-0");
+    assert_eq!(
+        pos.trace_move(mv("A")).unwrap().to_string(),
+        "B>C a>b c>c xc:2>S"
+    );
+    assert_eq!(
+        play(shifted, "2-2-2-2-2-2-0-0-S-0", "A"),
+        ("2-1-3-1-3-0-2-0-N-1".to_string(), false)
+    );
+    // Every later move is sown.
+    assert_eq!(
+        play(shifted, "2-1-3-1-3-0-2-0-N-1", "a"),
+        ("2-1-3-0-4-0-2-0-S-1".to_string(), false)
+    );
+    // A pit without a counter gives none (a position a game never reaches: nothing is lost).
+    assert_eq!(
+        play(shifted, "2-0-2-2-2-2-0-0-S-0", "A"),
+        ("2-0-2-1-3-0-2-0-N-1".to_string(), false)
+    );
+}
+
+#[test]
+fn the_first_moves_sow_in_the_game_s_direction_from_chosen_pits() {
+    let fixed = game(
+        "fixed-first",
+        "chosen-direction-pits = [1, 2, 3]\nfixed-direction-moves = 2\n",
+    );
+    let names = |text: &str| -> Vec<String> {
+        let pos = position(fixed, text);
+        pos.legal_moves().iter().map(|m| m.to_string()).collect()
+    };
+    // In the opening each pit is one move, sown counter-clockwise; then the mover chooses.
+    assert_eq!(names("2-2-0-2-2-2-0-0-S-0"), ["A", "B"]);
+    assert_eq!(names("2-2-0-2-2-2-0-0-N-1"), ["a", "b", "c"]);
+    assert_eq!(names("2-2-0-2-2-2-0-0-S-2"), ["A>", "A<", "B>", "B<"]);
+    assert_eq!(
+        play(fixed, "2-2-0-2-2-2-0-0-N-1", "a"),
+        ("2-2-0-0-3-3-0-0-S-2".to_string(), false)
+    );
+    let err = position(fixed, "2-2-0-2-2-2-0-0-S-0")
+        .play(mv("A<"))
+        .unwrap_err();
+    assert_eq!(err.reason, IllegalReason::NoDirectionChoice);
+}
+
+#[test]
+fn a_capture_chain_takes_at_most_its_most_pits() {
+    let short = game(
+        "short-chain",
+        "capture-counts = [2]\ncapture-chain = true\ncapture-chain-most = 2\n",
+    );
+    // `A` makes `B`, `C` and `a` hold 2: the chain from `a` takes `a` and `C`, not `B`.
+    assert_eq!(
+        play(short, "3-1-1-1-0-0-0-0-S", "A"),
+        ("0-2-0-0-0-0-4-0-N".to_string(), false)
+    );
+}
+
+#[test]
+fn the_last_counters_may_go_to_the_round_s_starter() {
+    let swept = definition::register(
+        "name = \"swept-to-starter\"\npits-per-row = 3\nstart = 2\nrounds = true\n\
+         leftover = \"row-owner\"\ncapture-counts = [2]\nsweep-at-most = 2\n\
+         sweep-taker = \"round-starter\"\n",
+    )
+    .unwrap();
+    // South's `A` captures `B`; the one counter left (`b`) goes to North, who started the
+    // round, not to South.
+    let mut pos = position(swept, "1-1-0-0-1-0-6-3-S-N");
+    assert_eq!(
+        pos.trace_move(mv("A")).unwrap().to_string(),
+        "A:1 B xB:2>S xb:1>N"
+    );
+    pos.play(mv("A")).unwrap();
+    assert_eq!(pos.captured(Side::South), 8);
+    assert_eq!(pos.captured(Side::North), 4);
+}
+
+#[test]
+fn a_lap_s_capture_may_be_sown_on_from_its_last_pit() {
+    let sown_on = game(
+        "sown-on",
+        "laps = \"relay\"\ncapture-empty-opposite = true\ncapture-takes-own = false\n\
+         lap-captures = true\nlap-captures-sown-on = true\n",
+    );
+    // `A` drops its counter into `B`, empty and facing `b`: `b`'s two counters go into `B`,
+    // which is lifted and sown on; the lap ends in North's empty `b`.
+    let pos = position(sown_on, "1-0-0-0-2-0-0-0-S");
+    assert_eq!(
+        pos.trace_move(mv("A")).unwrap().to_string(),
+        "A:1 B b>B b>B B:3 C a b"
+    );
+    assert_eq!(
+        play(sown_on, "1-0-0-0-2-0-0-0-S", "A"),
+        ("0-0-1-1-1-0-0-0-N".to_string(), false)
+    );
+}
+
+#[test]
+fn a_relay_may_need_the_opponent_to_hold_counters() {
+    let needs = game(
+        "relay-needs-opponent",
+        "laps = \"relay\"\nrelay-needs-opponent-counters = true\n",
+    );
+    let plain = game("relay-plain", "laps = \"relay\"\n");
+    // `A` makes `B` hold 2: North's row is empty, so the move ends there; else `B` relays.
+    assert_eq!(
+        play(needs, "1-1-0-0-0-0-0-0-S", "A"),
+        ("0-2-0-0-0-0-0-0-N".to_string(), false)
+    );
+    assert_eq!(
+        play(plain, "1-1-0-0-0-0-0-0-S", "A"),
+        ("0-0-1-1-0-0-0-0-N".to_string(), false)
+    );
+}

@@ -123,6 +123,35 @@ impl std::fmt::Display for BuildError {
                 "{v} has no tables: its rounds block pits, which the tables do not index \
                  (solve computes a round's value)"
             ),
+            BuildError::NoTables(v) if v.rules().opening_moves() > 0 => write!(
+                f,
+                "{v} has no tables: how far its opening has gone (its first moves' own rules) is \
+                 not indexed by the tables (solve computes a position's value)"
+            ),
+            BuildError::NoTables(v) if v.rules().territory() => write!(
+                f,
+                "{v} has no tables: who owns each pit in its match for territory is not indexed \
+                 by the tables (solve computes a round's value)"
+            ),
+            BuildError::NoTables(v) if v.rules().eliminates() => write!(
+                f,
+                "{v} has no tables: its goal is won outright, which the tables' captured \
+                 margins do not follow (solve computes a position's value)"
+            ),
+            BuildError::NoTables(v)
+                if v.rules().tracks_extra_move()
+                    || v.rules().tracks_crossing()
+                    || v.rules().tracks_directions()
+                    || v.rules().stores_change_hands() =>
+            {
+                write!(
+                    f,
+                    "{v} has no tables: its positions hold more than the board and the side to \
+                     move (an extra move, a pit just crossed into, the players' directions or \
+                     captured totals that change hands), which the tables do not index (solve \
+                     computes a position's value)"
+                )
+            }
             BuildError::NoTables(v) => write!(
                 f,
                 "{v} has no tables: endless play gives each player their own row, so its value \

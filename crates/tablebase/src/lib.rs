@@ -44,7 +44,8 @@ use mancala_rules::{LastFourRule, Leftover, MAX_PITS, Position, Side, Variant};
 /// index the pit it crossed into); nor a match for territory (they do not index who owns a pit); nor a game whose first move
 /// chooses the players' directions (nor which way each sows); nor a game whose captured counters
 /// change hands (its values depend on the captured totals); nor a game with children (the tables
-/// do not index whose pit is a child).
+/// do not index whose pit is a child); nor a game with an opening's rules (they do not index how
+/// far the opening has gone).
 pub fn has_tables(variant: Variant) -> bool {
     let rules = variant.rules();
     !rules.has_forced_moves()
@@ -56,6 +57,7 @@ pub fn has_tables(variant: Variant) -> bool {
         && !rules.eliminates()
         && !rules.stores_change_hands()
         && !rules.has_children()
+        && rules.opening_moves() == 0
         && (rules.leftover != Leftover::RowOwner || rules.sow_own_store)
 }
 

@@ -89,6 +89,11 @@ pub fn position_string(variant: Variant) -> impl Strategy<Value = String> {
                 // The way South sows, where the first move chose it (or not yet).
                 fields.push(["X", ">", "<"][(four + first) % 3].to_string());
             }
+            let opening = variant.rules().opening_moves() as usize;
+            if opening > 0 {
+                // The opening's moves played: none, some, or all of them.
+                fields.push(((four * opening).div_ceil(2)).min(opening).to_string());
+            }
             fields.join("-")
         })
 }
@@ -808,6 +813,37 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                     }
                     if loads(&kin) {
                         lines = kin;
+                    }
+                }
+                // An opening's rules (one file in four, one of the three; kept only where the
+                // file still loads). More bits, mixed otherwise than the children's.
+                let opening = seed.wrapping_mul(0xD1B5_4A32_D192_ED03).rotate_left(17);
+                if opening & 3 == 0 {
+                    let mut first = lines.clone();
+                    match (opening >> 2) % 3 {
+                        0 => first.push(format!("no-capture-moves = {}", 1 + (opening >> 4) % 3)),
+                        1 => first.push("first-move = \"one-from-every-other\"".into()),
+                        _ => first.push(format!(
+                            "fixed-direction-moves = {}",
+                            1 + (opening >> 4) % 3
+                        )),
+                    }
+                    if loads(&first) {
+                        lines = first;
+                    }
+                }
+                // A lap's capture sown on, a relay that needs the opponent's counters (where
+                // the file still loads: relay laps, captures on every lap of an empty landing).
+                for (bit, rule) in [
+                    (8, "lap-captures-sown-on = true"),
+                    (9, "relay-needs-opponent-counters = true"),
+                ] {
+                    if opening >> bit & 3 == 0 {
+                        let mut more = lines.clone();
+                        more.push(rule.into());
+                        if loads(&more) {
+                            lines = more;
+                        }
                     }
                 }
                 let body = lines.join("\n") + "\n";

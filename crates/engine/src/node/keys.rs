@@ -101,6 +101,10 @@ fn key_with<S: Spec>(pos: &Position, with_captured: bool) -> u64 {
         };
         state |= code << 23;
     }
+    if rules.opening_moves() > 0 {
+        // The opening's moves played, at most 16: bits 26 to 30.
+        state |= (pos.opening_moves_played() as u64) << 26;
+    }
     if rules.territory() {
         // At most 12 pits: bits 40 to 51 (a match for territory blocks no pits).
         state |= (pos.north_owned_pits() as u64) << 40;

@@ -8,8 +8,8 @@ use std::fmt;
 // `rules_record` at its root as the library has it.
 use crate::rules_record::{
     CaptureCounts, CaptureExtraMove, CaptureSide, ChildMaking, Children, Direction, DirectionRule,
-    Goal, GrandSlam, Laps, Leftover, MAX_COUNTERS, MAX_ROW, MoveChoice, MoveFilter, OwnEnd,
-    PassingCaptures, RelayFrom, RoundFill, RoundStarter, Rounds, Rules, Start, Unfed,
+    FirstMove, Goal, GrandSlam, Laps, Leftover, MAX_COUNTERS, MAX_ROW, MoveChoice, MoveFilter,
+    OwnEnd, PassingCaptures, RelayFrom, RoundFill, RoundStarter, Rounds, Rules, Start, Unfed,
 };
 
 /// What is wrong with a game file: the field (or line) and why.
@@ -57,7 +57,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 65] = [
+pub const FIELDS: [(&str, &str, &str); 72] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -512,7 +512,65 @@ pub const FIELDS: [(&str, &str, &str); 65] = [
          `relay`, moves from one's own row, one direction, no feeding rule, no captures in \
          passing, children or rounds",
     ),
+    (
+        "no-capture-moves",
+        "a number of moves, 0 for none",
+        "the first this many moves of the game (of each round) capture nothing: no capture at \
+         a move's end or in passing, no sweep, and a relay lap goes on where a capture would \
+         have ended it. A pass counts as a move, but only a sown move ends this opening. \
+         Position strings then end with the moves played so far, up to the opening's length \
+         (the most of this, `first-move` and `fixed-direction-moves`)",
+    ),
+    (
+        "first-move",
+        "`\"sown\"`, `\"one-from-every-other\"`",
+        "the first move of the game (of each round): sown as any; or not sown: its pit keeps \
+         its counters, and from the pit after it on, round the board, every other pit gives \
+         one counter (if it holds one) to the pit after it, the last of them to the pit facing \
+         the move's pit, where the move then captures as a last counter there would (laps \
+         `single` or `relay`, one direction, no store sown)",
+    ),
+    (
+        "fixed-direction-moves",
+        "a number of moves, 0 for none",
+        "with `chosen-direction-pits`: the first this many moves of the game (of each round) \
+         sow in `direction` from every pit (one move a pit, named without a direction)",
+    ),
+    (
+        "capture-chain-most",
+        "a number of pits, 0 for none",
+        "with `capture-chain`: a chain takes at most this many pits, the last counter's among \
+         them (laps `single` or `relay`, no capture past an empty pit)",
+    ),
+    (
+        "sweep-taker",
+        "`\"mover\"`, `\"round-starter\"`",
+        "with `sweep-at-most`: who takes the counters swept: the mover, or (in a match of \
+         rounds) the player who started the round",
+    ),
+    (
+        "lap-captures-sown-on",
+        "`true`, `false` (`false`)",
+        "with `lap-captures` and `capture-empty-opposite`: the counters a lap's capture takes \
+         are not the mover's: they go into the lap's last pit, which is lifted with them and \
+         sown on",
+    ),
+    (
+        "relay-needs-opponent-counters",
+        "`true`, `false` (`false`)",
+        "with `laps = \"relay\"`: a lap goes on only while the opponent's row holds counters; \
+         else the move ends there, with the captures of its last pit",
+    ),
 ];
+
+/// The words of a game file's first moves (read and written by the same table).
+const FIRST_MOVES: [(&str, FirstMove); 2] = [
+    ("sown", FirstMove::Sown),
+    ("one-from-every-other", FirstMove::OneFromEveryOther),
+];
+
+/// The longest opening a game file may count ([`Rules::opening_moves`]).
+const MAX_OPENING_MOVES: u64 = 16;
 
 /// The words of a game file's sowing rings (read and written by the same table).
 const SOWING_RINGS: [(&str, bool); 2] = [("board", false), ("own-row", true)];
@@ -957,6 +1015,8 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let relay_counts = counts_field(&mut f, "relay-counts")?;
     let relay_side = f.choice("relay-side", &SIDES, CaptureSide::Any)?;
     let lap_captures = f.bool("lap-captures", false)?;
+    let lap_captures_sown_on = f.bool("lap-captures-sown-on", false)?;
+    let relay_needs_opponent_counters = f.bool("relay-needs-opponent-counters", false)?;
     let captures = counts_field(&mut f, "capture-counts")?;
     let capture_side = f.choice("capture-side", &SIDES, CaptureSide::Any)?;
     let capture_chain = f.bool("capture-chain", false)?;
@@ -1060,6 +1120,35 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let child_side = f.choice("child-side", &SIDES, CaptureSide::Any)?;
     let child_landing_takes = f.number("child-landing-takes", Some(0))?;
     let own_row_ring = f.choice("sowing-ring", &SOWING_RINGS, false)?;
+    let no_capture_moves = f.number("no-capture-moves", Some(0))?;
+    let first_move = f.choice("first-move", &FIRST_MOVES, FirstMove::Sown)?;
+    let fixed_direction_moves = f.number("fixed-direction-moves", Some(0))?;
+    let chain_most = f.number("capture-chain-most", Some(0))?;
+    let sweep_to_round_starter = f.choice(
+        "sweep-taker",
+        &[("mover", false), ("round-starter", true)],
+        false,
+    )?;
+    if chain_most > (2 * MAX_ROW) as u64 {
+        return Err(error(
+            "capture-chain-most",
+            format!(
+                "{chain_most} is more than the {} pits of any board",
+                2 * MAX_ROW
+            ),
+        ));
+    }
+    for (field, moves) in [
+        ("no-capture-moves", no_capture_moves),
+        ("fixed-direction-moves", fixed_direction_moves),
+    ] {
+        if moves > MAX_OPENING_MOVES {
+            return Err(error(
+                field,
+                format!("{moves} is more than {MAX_OPENING_MOVES} moves"),
+            ));
+        }
+    }
     if child_count > MAX_COUNTERS as u64 {
         return Err(error(
             "child-count",
@@ -1149,6 +1238,8 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         relay_counts,
         relay_side,
         lap_captures,
+        lap_captures_sown_on,
+        relay_needs_opponent_counters,
         capture_side,
         capture_chain,
         chain_stops_at_origin,
@@ -1178,6 +1269,11 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         goal,
         children,
         own_row_ring,
+        no_capture_moves: no_capture_moves as u8,
+        first_move,
+        fixed_direction_moves: fixed_direction_moves as u8,
+        chain_most: chain_most as u8,
+        sweep_to_round_starter,
     };
     check(&rules)?;
     Ok(rules)
@@ -1753,6 +1849,18 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
              counter taken alone is not a capture that gives another move)",
         ));
     }
+    if rules.lap_captures_sown_on && !(rules.lap_captures && rules.capture_empty_opposite) {
+        return Err(error(
+            "lap-captures-sown-on",
+            "needs lap-captures and capture-empty-opposite",
+        ));
+    }
+    if rules.relay_needs_opponent_counters && !relay {
+        return Err(error(
+            "relay-needs-opponent-counters",
+            "needs laps = \"relay\"",
+        ));
+    }
     if rules.lap_captures {
         let clash = [
             ("laps", !relay),
@@ -1823,6 +1931,113 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
              only",
         ));
     }
+    if rules.sweep_to_round_starter
+        && (rules.sweep_at_most == 0
+            || rules.rounds.is_none()
+            || rules.single_counter_takes_facing
+            || rules.claims_leftover_at_end())
+    {
+        return Err(error(
+            "sweep-taker",
+            "\"round-starter\" needs sweep-at-most and rounds = true, and is implemented \
+             without single-counter-takes-facing or the last mover's leftover",
+        ));
+    }
+    if rules.chain_most > 0 {
+        let clash = [
+            ("capture-chain", !rules.capture_chain),
+            (
+                "laps",
+                !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
+            ),
+            ("capture-past-empty", rules.capture_past_empty),
+            ("capture-empty-opposite", rules.capture_empty_opposite),
+        ];
+        if let Some(field) = first_in_use(&clash) {
+            return Err(error(
+                "capture-chain-most",
+                format!(
+                    "needs capture-chain = true, laps \"single\" or \"relay\" and captures of \
+                     counts (here: {field})"
+                ),
+            ));
+        }
+    }
+    check_opening(rules)
+}
+
+/// The rules of a game's opening ([`Rules::opening_moves`]) and what they are implemented with.
+fn check_opening(rules: &Rules) -> Result<(), DefinitionError> {
+    if rules.opening_moves() == 0 {
+        return Ok(());
+    }
+    if rules.opening_from_rightmost {
+        return Err(error(
+            "opening-from-rightmost",
+            "a move made for South is not counted by the opening's rules (no-capture-moves, \
+             first-move, fixed-direction-moves)",
+        ));
+    }
+    if rules.no_capture_moves > 0 {
+        let clash = [
+            ("store-one-per-lap", rules.store_one_per_lap),
+            ("lap-captures", rules.lap_captures),
+            (
+                "laps",
+                !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
+            ),
+            ("child-count", rules.has_children()),
+            ("first-move", rules.first_move != FirstMove::Sown),
+            ("fixed-direction-moves", rules.fixed_direction_moves > 0),
+        ];
+        if let Some(field) = first_in_use(&clash) {
+            return Err(error(
+                "no-capture-moves",
+                format!(
+                    "is implemented for captures at a move's end and in passing, with laps \
+                     \"single\" or \"relay\", without children or the other opening rules \
+                     (here: {field})"
+                ),
+            ));
+        }
+    }
+    if rules.first_move != FirstMove::Sown {
+        let clash = [
+            (
+                "laps",
+                !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
+            ),
+            ("sow-own-store", rules.sow_own_store),
+            ("skip-origin", rules.skip_origin),
+            ("sowing-ring", rules.own_row_ring),
+            ("moves", rules.move_choice != MoveChoice::AnyPit),
+            ("direction-by", rules.direction_rule != DirectionRule::Fixed),
+            ("chosen-direction-pits", rules.chosen_direction_pits != 0),
+            ("round-blocks", rules.blocks_pits()),
+            (
+                "passing-captures",
+                rules.passing_captures != PassingCaptures::Off,
+            ),
+            ("store-one-per-lap", rules.store_one_per_lap),
+            ("no-crossing-back", rules.no_crossing_back),
+        ];
+        if let Some(field) = first_in_use(&clash) {
+            return Err(error(
+                "first-move",
+                format!(
+                    "\"one-from-every-other\" is implemented for laps \"single\" or \"relay\" on \
+                     the ring of the board's pits, moves from one's own pits in one direction \
+                     (here: {field})"
+                ),
+            ));
+        }
+    }
+    if rules.fixed_direction_moves > 0 && rules.chosen_direction_pits == 0 {
+        return Err(error(
+            "fixed-direction-moves",
+            "needs chosen-direction-pits",
+        ));
+    }
     Ok(())
 }
 
@@ -1849,7 +2064,7 @@ pub fn write(rules: &Rules) -> String {
         partial_pit_to_loser: false,
         only_loser_refills: false,
     });
-    let values: [String; 65] = [
+    let values: [String; 72] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -1926,6 +2141,17 @@ pub fn write(rules: &Rules) -> String {
         )),
         rules.children.map_or(0, |c| c.landing_takes).to_string(),
         word(name_of(&SOWING_RINGS, rules.own_row_ring)),
+        rules.no_capture_moves.to_string(),
+        word(name_of(&FIRST_MOVES, rules.first_move)),
+        rules.fixed_direction_moves.to_string(),
+        rules.chain_most.to_string(),
+        word(if rules.sweep_to_round_starter {
+            "round-starter"
+        } else {
+            "mover"
+        }),
+        rules.lap_captures_sown_on.to_string(),
+        rules.relay_needs_opponent_counters.to_string(),
     ];
     FIELDS
         .iter()
