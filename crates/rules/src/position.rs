@@ -149,7 +149,8 @@ impl fmt::Display for GameResult {
 
 impl Position {
     /// A position of `variant` from its parts: the pits in index order, both captured totals,
-    /// the side to move and Anywoli's two holders (ignored in the other games). `None` unless
+    /// the side to move and Anywoli's two holders (ignored in the other games), past the game's
+    /// opening where it has one (what the tables hold: see [`Rules::opening_moves`]). `None` unless
     /// there are as many pits as the game has and all the counters add up to its total (in a
     /// game that allows any total: to at most [`MAX_COUNTERS`]).
     pub fn from_parts(
@@ -193,7 +194,7 @@ impl Position {
             north_owned: rules.start_owners(),
             south_direction: None,
             children: [0; 2],
-            opening: 0,
+            opening: rules.opening_moves(),
         })
     }
 

@@ -123,11 +123,6 @@ impl std::fmt::Display for BuildError {
                 "{v} has no tables: its rounds block pits, which the tables do not index \
                  (solve computes a round's value)"
             ),
-            BuildError::NoTables(v) if v.rules().opening_moves() > 0 => write!(
-                f,
-                "{v} has no tables: how far its opening has gone (its first moves' own rules) is \
-                 not indexed by the tables (solve computes a position's value)"
-            ),
             BuildError::NoTables(v) if v.rules().territory() => write!(
                 f,
                 "{v} has no tables: who owns each pit in its match for territory is not indexed \
@@ -1086,6 +1081,38 @@ mod tests {
             let values: Vec<i8> = build.values.into_iter().map(|v| v.into_inner()).collect();
             assert_eq!(values, by_passes[max as usize].values);
         });
+    }
+
+    /// A game whose first moves capture nothing has the tables of the same game without that
+    /// rule (past the opening they play alike), and a position within the opening is not
+    /// looked up.
+    #[test]
+    fn a_game_with_an_opening_has_the_tables_of_the_positions_past_it() {
+        let file = |name: &str, opening: &str| {
+            mancala_rules::definition::register(&format!(
+                "name = \"{name}\"\npits-per-row = 3\nstart = 2\ncapture-counts = [2, 3]\n\
+                 capture-chain = true\ngame-ends = \"board-empty\"\n\
+                 {opening}"
+            ))
+            .unwrap_or_else(|e| panic!("{e}"))
+        };
+        let quiet = file("tables-quiet-opening", "no-capture-moves = 2\n");
+        let plain = file("tables-plain-opening", "");
+        assert!(has_tables(quiet));
+        let (with, without) = (build_in_memory(quiet, 8), build_in_memory(plain, 8));
+        for (a, b) in with.iter().zip(&without) {
+            assert_eq!(a.values, b.values, "layer {}", a.counters);
+        }
+        let dir = std::env::temp_dir().join(format!("mancala-opening-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let never = AtomicBool::new(false);
+        build(quiet, 8, &dir, 1, &never, &|_| {}).unwrap();
+        let tables = crate::Tablebases::load(&dir).unwrap().tablebases;
+        let over = Position::from_position_string(quiet, "1-1-0-0-0-1-5-4-S-2").unwrap();
+        let within = Position::from_position_string(quiet, "1-1-0-0-0-1-5-4-S-1").unwrap();
+        assert!(tables.probe(&over).is_some());
+        assert_eq!(tables.probe(&within), None);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Two threads sharing a layer (values set without a locked instruction, marks written only

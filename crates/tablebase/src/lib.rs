@@ -44,8 +44,9 @@ use mancala_rules::{LastFourRule, Leftover, MAX_PITS, Position, Side, Variant};
 /// index the pit it crossed into); nor a match for territory (they do not index who owns a pit); nor a game whose first move
 /// chooses the players' directions (nor which way each sows); nor a game whose captured counters
 /// change hands (its values depend on the captured totals); nor a game with children (the tables
-/// do not index whose pit is a child); nor a game with an opening's rules (they do not index how
-/// far the opening has gone).
+/// do not index whose pit is a child). A game whose first moves have rules of their own has tables
+/// of the positions past its opening (a position within it is not looked up: those rules would
+/// change its value).
 pub fn has_tables(variant: Variant) -> bool {
     let rules = variant.rules();
     !rules.has_forced_moves()
@@ -57,7 +58,6 @@ pub fn has_tables(variant: Variant) -> bool {
         && !rules.eliminates()
         && !rules.stores_change_hands()
         && !rules.has_children()
-        && rules.opening_moves() == 0
         && (rules.leftover != Leftover::RowOwner || rules.sow_own_store)
 }
 
@@ -367,6 +367,10 @@ impl Tablebases {
     #[inline]
     pub fn probe_with(&self, pos: &Position, rule: LastFourRule) -> Option<i32> {
         if rule != LastFourRule::MostRecentFour && pos.rules().tracks_four_holders() {
+            return None;
+        }
+        // The tables hold positions past the opening (its rules would change the value).
+        if pos.opening_moves_played() < pos.rules().opening_moves() {
             return None;
         }
         let game = self.game(pos.variant())?;
