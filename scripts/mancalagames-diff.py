@@ -236,7 +236,7 @@ def run_file(path, args, engine_bin, out_dir, rng):
 
     line, game_file = translate(path, engine_bin, out_dir)
     if game_file is None:
-        return ("refused", line, 0, 0, 0, 0)
+        return ("refused", line, 0, 0, (0, 0), 0)
 
     engine = Engine(engine_bin, game_file)
     plies = mismatches = stopped = endless = rounds = 0
@@ -321,7 +321,7 @@ def run_file(path, args, engine_bin, out_dir, rng):
                                   f"position: ours {ours_fen} theirs {mg_fen(game)}", "")
                 break
     engine.close()
-    return ("played", first, plies, mismatches, stopped + endless, rounds)
+    return ("played", first, plies, mismatches, (stopped, endless), rounds)
 
 
 def mg_perft(game, depth):
@@ -493,7 +493,7 @@ def main():
     sys.path.insert(0, os.path.join(args.mancalagames, "src"))
     rng = random.Random(args.seed)
     totals = {"played": 0, "refused": 0, "plies": 0, "mismatches": 0, "stopped": 0,
-              "rounds": 0}
+              "endless": 0, "rounds": 0}
     with tempfile.TemporaryDirectory() as out_dir:
         if args.transcript:
             for path in args.files:
@@ -505,26 +505,27 @@ def main():
                 print_perft(path, args.perft, args.engine, out_dir)
             return
         for path in args.files:
-            kind, detail, plies, mismatches, stopped, rounds = run_file(
+            kind, detail, plies, mismatches, (stopped, endless), rounds = run_file(
                 path, args, args.engine, out_dir, rng)
             totals[kind] += 1
             totals["plies"] += plies
             totals["mismatches"] += mismatches
             totals["stopped"] += stopped
+            totals["endless"] += endless
             totals["rounds"] += rounds
             name = os.path.basename(path)
             if kind == "refused":
                 continue
             print(f"{name}: {plies} plies, {mismatches} mismatches, {stopped} games stopped "
-                  f"by the engine's history rules or an endless move"
+                  f"by the engine's history rules, {endless} ended by an endless move"
                   + (f", {rounds} rounds ended" if rounds else ""), flush=True)
             if detail:
                 print(f"  first mismatch, game {detail[1]} after {' '.join(detail[2])}: "
                       f"{detail[3]} {detail[4]}", flush=True)
     print(f"{totals['played']} files played, {totals['refused']} refused; {totals['plies']} "
           f"plies, {totals['mismatches']} mismatches, {totals['stopped']} games stopped by "
-          f"the engine's history rules or an endless move, {totals['rounds']} rounds ended "
-          f"(each dealt into the next)")
+          f"the engine's history rules, {totals['endless']} ended by an endless move, "
+          f"{totals['rounds']} rounds ended (each dealt into the next)")
     sys.exit(1 if totals["mismatches"] else 0)
 
 
