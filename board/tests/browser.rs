@@ -527,15 +527,25 @@ fn a_first_move_that_is_not_sown_is_shown_counter_by_counter() {
     // Gabata's first move keeps its pit's counters and moves one counter on from every other
     // pit (`B>C`, …): told so, animated so, and the board is then the rules' board.
     let base = Position::start(variant);
-    let mut page = open(&chromium, &server, 1100, 900, false);
-    switch_to(&mut page, variant);
-    check_board(&mut page, variant, base);
-    page.click(".pit[data-move='C']");
-    settled(&mut page);
-    let played = moves(&mut page);
-    assert_eq!(played.first().map(|m| m.to_string()), Some("C".to_string()));
-    check_board(&mut page, variant, base);
-    play(&mut page, variant, base, 20);
+    for (width, height, mobile, name) in [(390, 844, true, "phone"), (1100, 900, false, "desktop")]
+    {
+        let mut page = open(&chromium, &server, width, height, mobile);
+        switch_to(&mut page, variant);
+        check_board(&mut page, variant, base);
+        page.click(".pit[data-move='C']");
+        settled(&mut page);
+        let played = moves(&mut page);
+        assert_eq!(
+            played.first().map(|m| m.to_string()),
+            Some("C".to_string()),
+            "{name}"
+        );
+        check_board(&mut page, variant, base);
+        page.screenshot(&screenshots().join(format!("gabata-first-move-{name}.png")));
+        if !mobile {
+            play(&mut page, variant, base, 20);
+        }
+    }
 }
 
 #[test]
