@@ -156,7 +156,13 @@ def mg_fen(game):
         return str(count) + ("" if child is None else "n" if child else "s")
 
     pits = "-".join(pit(loc, c) for loc, c in enumerate(game.board))
-    fen = f"{pits}-{game.store[0]}-{game.store[1]}-{side}"
+    south_store = game.store[0]
+    if game.info.sow_rule in (1, 2):
+        # Pits that close: MancalaGames puts the counters that leave the game in South's
+        # store, where the engine's position no longer counts them (its files with the rule
+        # capture nothing, so nothing else is there).
+        south_store = 0
+    fen = f"{pits}-{south_store}-{game.store[1]}-{side}"
     if game.info.rounds:
         fen += "-N" if game.starter else "-S"
     if game.info.goal == 2:
@@ -375,6 +381,30 @@ def print_perft(path, depth, engine_bin, out_dir):
         fen = later_round(path, random.Random(52))
         for d in range(1, min(depth, 4) + 1):
             print(f"{name} {mg_fen(fen)} {d} {mg_perft(fen, d)}", flush=True)
+    if game.info.sow_rule in (1, 2):
+        # And from a position with closed pits (a seeded random game), to depth 4 at most.
+        closed = with_closed_pits(path, random.Random(52))
+        for d in range(1, min(depth, 4) + 1):
+            print(f"{name} {mg_fen(closed)} {d} {mg_perft(closed, d)}", flush=True)
+
+
+def with_closed_pits(path, rng):
+    """MancalaGames' game, in random games from South's start, once two pits are closed and
+    the player to move has at least two moves."""
+    import man_config
+
+    while True:
+        game, _ = man_config.make_game(path)
+        south_start(game)
+        for _ in range(5000):
+            moves = game.get_moves()
+            if sum(game.blocked) >= 2 and len(moves) >= 2:
+                return game
+            if not moves:
+                break
+            cond = game.move(rng.choice(moves))
+            if cond is not None and cond.is_game_over():
+                break
 
 
 def south_start(game):

@@ -16,7 +16,7 @@ const MARGIN_TIMEOUT = 5000;
 const REDUCED_MOTION = window.matchMedia('(prefers-reduced-motion: reduce)');
 const SIDE_NAME = { S: 'South', N: 'North' };
 
-const games = new Map(); // name → { title, pits, total, sownStores }, in the engine's order
+const games = new Map(); // name → { title, pits, total, sownStores, closing }, in the engine's order
 const sound = new Sound();
 
 const state = {
@@ -780,7 +780,13 @@ async function learnGames() {
     const m = /^info string variant (\S+) (.*) 2x(\d+) (\d+) counters((?:, [^,()]+)*)( \(current\))?$/.exec(line);
     if (!m) continue;
     const traits = m[5].split(', ').filter((t) => t);
-    games.set(m[1], { title: m[2], pits: Number(m[3]), total: Number(m[4]), sownStores: traits.includes('sown into stores') });
+    games.set(m[1], {
+      title: m[2],
+      pits: Number(m[3]),
+      total: Number(m[4]),
+      sownStores: traits.includes('sown into stores'),
+      closing: traits.some((t) => t.startsWith('pits closing at')),
+    });
     if (m[6]) listed = m[1];
   }
   if (!games.size) throw new Error('the engine lists no games');

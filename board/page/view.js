@@ -142,10 +142,11 @@ export function drawBoard(board, pos, opts) {
       button.dataset.move = move;
       const playable = opts.playable(move);
       if (pos.blocked[pit]) {
-        // Out of play for this round: nobody sows into it or plays it.
+        // Out of play for this round (or, in a game whose pits close, for the rest of the
+        // game): nobody plays it.
         button.classList.add('blocked');
         button.querySelector('.count').textContent = '×';
-        button.setAttribute('aria-label', `pit ${move}, blocked for this round`);
+        button.setAttribute('aria-label', `pit ${move}, ${opts.game.closing ? 'closed' : 'blocked for this round'}`);
       } else {
         button.setAttribute('aria-label', `pit ${move}, ${pos.pits[pit]} counters${ownerNote}${childNote}${playable ? ', play it' : ''}`);
       }
@@ -193,7 +194,7 @@ export class Sound {
   }
 }
 
-// Shows a move told as `query sowing` tells it (`C:4 D E F *S again`, `xb:3>S`, `x*S:5>N`, `+C>S`, `B>C`, …) on the
+// Shows a move told as `query sowing` tells it (`C:4 D E F *S again`, `xb:3>S`, `x*S:5>N`, `+C>S`, `B>C`, `-a`, `#a`, …) on the
 // drawn board, from position `pos`: the lifted counters travel in a hand over the pits and fall
 // one by one, captures fly to their store. `stop()` says when to show the end at once (a click,
 // a key, any control). Resolves when shown.
@@ -287,6 +288,17 @@ export async function showSowing(board, pos, trace, { n, stop, sound, duration =
         pits[pitOf(m[2], n)] += 1;
         showPit(m[2], 'dropped');
         sound.tick(880);
+      } else if ((m = /^-([A-Za-z])$/.exec(word))) {
+        // A counter for the opponent's closed pit leaves the game.
+        holding = Math.max(0, holding - 1);
+        handOver(pitEl(m[1]), holding);
+        showPit(m[1], 'captured');
+        sound.tick(330);
+      } else if ((m = /^#([A-Za-z])$/.exec(word))) {
+        // The pit closes: its counters are lifted next and sown on.
+        const el = pitEl(m[1]);
+        if (el) el.classList.add('blocked');
+        sound.tick(220);
       } else if ((m = /^\*([SN])$/.exec(word))) {
         holding = Math.max(0, holding - 1);
         handOver(storeEl(m[1]), holding);

@@ -549,6 +549,47 @@ fn a_first_move_that_is_not_sown_is_shown_counter_by_counter() {
 }
 
 #[test]
+fn pits_that_close_are_drawn_closed_and_never_played() {
+    if !available() {
+        return;
+    }
+    let (variant, chromium, server) = catalogue_board("deka.toml");
+    // South's `F` makes North's `a` hold 3: `a` closes, and its counters are sown on.
+    let before = "2-2-2-2-2-1-2-2-2-2-2-2-0-0-S-1";
+    let base = Position::from_position_string(variant, before).unwrap();
+    let closed =
+        |page: &mut Page| -> Vec<String> {
+            serde_json::from_value(page.eval(
+                "[...document.querySelectorAll('.pit.blocked')].map(p => p.dataset.move).sort()",
+            ))
+            .unwrap()
+        };
+    for (width, height, mobile, name) in [(390, 844, true, "phone"), (1100, 900, false, "desktop")]
+    {
+        let mut page = open(&chromium, &server, width, height, mobile);
+        switch_to(&mut page, variant);
+        load_and_wait(&mut page, before);
+        check_board(&mut page, variant, base);
+        assert!(closed(&mut page).is_empty(), "{name}: nothing closed yet");
+        page.click(".pit[data-move='F']");
+        settled(&mut page);
+        let played = moves(&mut page);
+        assert_eq!(played.first().map(|m| m.to_string()), Some("F".to_string()));
+        check_board(&mut page, variant, base);
+        let mut game = Game::new(base, LastFourRule::default());
+        game.play_all(&played).unwrap();
+        let mut expected: Vec<String> = (0..game.position().pits().len())
+            .filter(|&pit| game.position().is_blocked(pit))
+            .map(|pit| Move::from_pit(pit, 6).to_string())
+            .collect();
+        expected.sort();
+        assert!(expected.contains(&"a".to_string()), "{name}: {expected:?}");
+        assert_eq!(closed(&mut page), expected, "{name}: the closed pits drawn");
+        page.screenshot(&screenshots().join(format!("deka-closed-{name}.png")));
+    }
+}
+
+#[test]
 fn children_are_drawn_made_and_never_played() {
     if !available() {
         return;

@@ -283,6 +283,9 @@ fn rust_source(rules: &Rules) -> String {
         no_capture_moves,
         first_move,
         fixed_direction_moves,
+        closes_pits_at,
+        closing_spares_right_pits,
+        capture_every_count,
     } = *rules;
     let start = match start {
         Start::Uniform(count) => format!("Start::Uniform({count})"),
@@ -388,6 +391,9 @@ fn rust_source(rules: &Rules) -> String {
     no_capture_moves: {no_capture_moves},
     first_move: FirstMove::{first_move:?},
     fixed_direction_moves: {fixed_direction_moves},
+    closes_pits_at: {closes_pits_at},
+    closing_spares_right_pits: {closing_spares_right_pits},
+    capture_every_count: {capture_every_count},
 }}",
         relay_counts = counts_source(relay_counts),
     )

@@ -183,7 +183,7 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
             ),
             (
                 "Backwards",
-                r#"{ "name": "Backwards", "crosscapt": true, "capt_side": 0, "xcpickown": 1 }"#,
+                r#"{ "name": "Backwards", "crosscapt": true, "capt_side": 0, "xcpickown": 2 }"#,
                 6,
                 4,
             ),
@@ -242,8 +242,8 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
         ),
         format!(
             "refused  {}: capt_side = 0 with crosscapt: only the capture of the opponent's pit \
-             (capt_side 1), or of either with xcpickown 0 (capt_side 0), is a rule the engine \
-             has",
+             (capt_side 1), or of either with xcpickown 0 or 1 (capt_side 0), is a rule the \
+             engine has",
             files[2].display()
         ),
         format!(

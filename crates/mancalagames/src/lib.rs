@@ -287,6 +287,53 @@ fn unaccented(c: char) -> char {
     }
 }
 
+/// Pits that close (`sow_rule` 1, or 2 sparing each row's right-hand pit): a relay lap ending
+/// in an opponent's pit that then holds `sow_param` counters closes it, and the counters sown
+/// into the opponent's closed pits leave the game (MancalaGames puts them in South's store; the
+/// files that have the rule capture nothing, so nothing else is there).
+fn close_pits(
+    info: &serde_json::Map<String, Value>,
+    sow_rule: i64,
+    mlaps: i64,
+    eliminates: bool,
+    total: i64,
+    lines: &mut Vec<String>,
+) -> Result<(), Refusal> {
+    let why = if mlaps != 1 {
+        Some(
+            "without multi-lap sowing from the landing pit (mlaps 1): a pit closed at the end \
+              of a move, its counters out of the game, is not a rule the engine has",
+        )
+    } else if !flag(info, "blocks")? {
+        Some("without blocks: MancalaGames needs them to close pits")
+    } else if int(info, "rounds", 0)? != 0 {
+        Some("with rounds: pits that close in a match of rounds are not a rule the engine has")
+    } else if !eliminates {
+        Some("without a goal to deprive or immobilize: MancalaGames needs one to close pits")
+    } else if flag(info, "sow_stores")? || flag(info, "skip_start")? {
+        Some("with sow_stores or skip_start: MancalaGames' sowing past closed pits has neither")
+    } else if int(info, "child_type", 0)? != 0 {
+        Some("with children: pits that close beside children are not a rule the engine has")
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        return Err(refuse("sow_rule", format!("= {sow_rule} {why}")));
+    }
+    let at = int(info, "sow_param", 0)?;
+    if !(2..=total.min(MAX_COUNTERS as i64)).contains(&at) {
+        return Err(refuse(
+            "sow_param",
+            format!("= {at}: pits close at 2 counters or more (a lap that leaves one ends)"),
+        ));
+    }
+    lines.push(format!("closes-pits-at = {at}"));
+    if sow_rule == 2 {
+        lines.push("closing-spares-right-pits = true".into());
+    }
+    Ok(())
+}
+
 /// [`translate`], and where it refuses, every parameter that stops the file, not only the first:
 /// each parameter a refusal names is set back to its default and the file tried again, until it
 /// translates or a refusal names no parameter of `game_info` (the class, the board, the name).
@@ -532,6 +579,11 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         }
         // Territory's parameter is the pits to win (read with the rounds).
         if key == "goal_param" && info.get("goal").and_then(Value::as_i64) == Some(2) {
+            continue;
+        }
+        // The count at which pits close (read with the sowing rule).
+        if key == "sow_param" && matches!(info.get("sow_rule").and_then(Value::as_i64), Some(1 | 2))
+        {
             continue;
         }
         let what = NOT_HAD
@@ -1008,15 +1060,16 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 ));
             }
             // The pit taken: the opponent's (capt_side 1, the last counter in one's own row), or
-            // either (0, the last counter in either row) where one's own counter stays.
-            let either_row = side == 0 && int(info, "xcpickown", 0)? == 0;
+            // either (0, the last counter in either row), where one's own counter stays or goes
+            // with the capture (not taken alone).
+            let either_row = side == 0 && matches!(int(info, "xcpickown", 0)?, 0 | 1);
             if side != 1 && !either_row {
                 return Err(refuse(
                     "capt_side",
                     format!(
                         "= {side} with crosscapt: only the capture of the opponent's pit \
-                         (capt_side 1), or of either with xcpickown 0 (capt_side 0), is a rule \
-                         the engine has"
+                         (capt_side 1), or of either with xcpickown 0 or 1 (capt_side 0), is a \
+                         rule the engine has"
                     ),
                 ));
             }
@@ -1090,6 +1143,20 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             ));
         }
         6 => false,
+        // A last counter in the opponent's row, or in one's own right-hand pit, is a capture
+        // that takes nothing itself; picking every opponent's pit a count fits (pickextra 2)
+        // then takes them.
+        5 if int(info, "pickextra", 0)? == 2
+            && by_count
+            && crosscapt == 0
+            && multicapt == 0
+            && matches!(side, 0 | 1)
+            && int(info, "mlaps", 0)? == 0
+            && int(info, "sow_rule", 0)? == 0 =>
+        {
+            lines.push("capture-every-count = true".into());
+            false
+        }
         other => {
             return Err(refuse(
                 "capt_type",
@@ -1099,7 +1166,10 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                         1 => "of the pit after the last one",
                         3 => "of a pit and its opposite holding as many",
                         4 => "of single counters",
-                        5 => "of the pit opposite the one before the last",
+                        5 =>
+                            "marked by a last counter in the opponent's row or one's right-hand \
+                              pit, except with pickextra 2, counts, one lap, no chains, no other \
+                              sowing rule and capt_side 0 or 1,",
                         6 => "by passing one's own store",
                         7 => "that pulls counters across the board",
                         8 => "by ending in the opponent's store",
@@ -1115,6 +1185,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     match pickextra {
         0 | 3 | 4 => {}
         1 if past_empty => {}
+        2 if capt_type == 5 => {}
         other => {
             return Err(refuse(
                 "pickextra",
@@ -1197,7 +1268,11 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 ),
             ));
         }
-        let side = capture_side(if chain_either_row { side - 2 } else { side })?;
+        // (Every pit a count fits is the opponent's where the last counter marks a capture.)
+        let side = match capt_type {
+            5 => "opponent",
+            _ => capture_side(if chain_either_row { side - 2 } else { side })?,
+        };
         lines.push(format!("capture-side = \"{side}\""));
         if chain_either_row && multicapt == -1 {
             lines.push("chain-either-row = true".into());
@@ -1269,9 +1344,12 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     }
     // Captures while sowing (en passant): the pits a counter before the last makes capturable.
     let sow_rule = int(info, "sow_rule", 0)?;
+    if matches!(sow_rule, 1 | 2) {
+        close_pits(info, sow_rule, mlaps, eliminates, total, &mut lines)?;
+    }
     let passing = match sow_rule {
-        // Laps that go on after a capture: below.
-        0 | 8 | 12 => None,
+        // Laps that go on after a capture: below. Pits that close: above.
+        0 | 1 | 2 | 8 | 12 => None,
         3 => Some("to-owner"),
         4 => Some("to-owner-last-too"),
         14 => Some("to-mover"),
@@ -1665,7 +1743,8 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 "= 2 without rounds: territory is won from round to round",
             ));
         }
-        0 if blocks => {
+        // Pits blocked as the game goes on are the pits that close (`sow_rule` 1 or 2).
+        0 if blocks && !matches!(sow_rule, 1 | 2) => {
             return Err(refuse(
                 "blocks",
                 "without rounds: pits blocked as the game goes on is not a rule the engine has",
@@ -2317,6 +2396,78 @@ mod tests {
         let rules = definition::parse(&translate(&swept).unwrap().text).unwrap();
         assert_eq!(rules.sweep_at_most, 6);
         assert!(rules.sweep_to_round_starter);
+    }
+
+    #[test]
+    fn pits_closed_past_blocks_become_closing_pits() {
+        // Relay laps, pits closing at 3 but for each row's right-hand pit, to immobilize.
+        let closing = file(
+            6,
+            2,
+            r#"{ "name": "Closing", "blocks": true, "goal": 10, "mlaps": 1, "sow_rule": 2,
+                 "sow_param": 3, "min_move": 2 }"#,
+        );
+        let rules = definition::parse(&translate(&closing).unwrap().text).unwrap();
+        assert_eq!(rules.closes_pits_at, 3);
+        assert!(rules.closing_spares_right_pits);
+        assert_eq!(rules.min_move, 2);
+        let every = closing.replace("\"sow_rule\": 2", "\"sow_rule\": 1");
+        let rules = definition::parse(&translate(&every).unwrap().text).unwrap();
+        assert!(!rules.closing_spares_right_pits);
+        // A single lap's closed pit (its counters out of the game), a closing count of one,
+        // and closing in rounds are refused by name.
+        let single = closing.replace("\"mlaps\": 1", "\"mlaps\": 0");
+        let refusal = translate(&single).unwrap_err();
+        assert_eq!(refusal.parameter, "sow_rule");
+        assert!(refusal.why.contains("mlaps 1"), "{refusal}");
+        let one = closing.replace("\"sow_param\": 3", "\"sow_param\": 1");
+        assert_eq!(translate(&one).unwrap_err().parameter, "sow_param");
+        let rounds = closing.replace("\"min_move\": 2", "\"rounds\": 2");
+        assert_eq!(translate(&rounds).unwrap_err().parameter, "sow_rule");
+        // Other sowing rules' parameters are still refused.
+        let other = file(
+            6,
+            4,
+            r#"{ "name": "Other", "sow_rule": 7, "sow_param": 5 }"#,
+        );
+        assert!(
+            translate(&other)
+                .unwrap_err()
+                .parameter
+                .contains("sow_param")
+        );
+    }
+
+    #[test]
+    fn a_capture_marked_by_the_last_counter_with_every_count_picked_is_had() {
+        let kara = file(
+            6,
+            7,
+            r#"{ "name": "Marked", "capt_type": 5, "capt_on": [2, 4, 6], "capt_side": 1,
+                 "pickextra": 2, "stores": true }"#,
+        );
+        let rules = definition::parse(&translate(&kara).unwrap().text).unwrap();
+        assert!(rules.capture_every_count);
+        assert_eq!(rules.capture_side, mancala_rules::CaptureSide::Opponent);
+        // The mark alone (it takes nothing), or the pick after another capture, is refused.
+        let mark = kara.replace("\"pickextra\": 2, ", "");
+        assert_eq!(translate(&mark).unwrap_err().parameter, "capt_type");
+        let pick = kara.replace("\"capt_type\": 5, ", "");
+        assert_eq!(translate(&pick).unwrap_err().parameter, "pickextra");
+    }
+
+    #[test]
+    fn a_cross_capture_from_either_row_may_take_the_last_counter_too() {
+        let both = file(
+            6,
+            4,
+            r#"{ "name": "Both", "crosscapt": 1, "capt_side": 0, "xcpickown": 1, "stores": true }"#,
+        );
+        let rules = definition::parse(&translate(&both).unwrap().text).unwrap();
+        assert!(rules.empty_either_row && rules.capture_takes_own && !rules.takes_own_alone);
+        // Taken alone, from either row, is not a rule the engine has.
+        let alone = both.replace("\"xcpickown\": 1", "\"xcpickown\": 2");
+        assert_eq!(translate(&alone).unwrap_err().parameter, "capt_side");
     }
 
     #[test]

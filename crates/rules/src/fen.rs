@@ -1,5 +1,6 @@
 //! Position strings (RULES.md, "Position strings"): `<pits…>-<South captured>-<North captured>-<S|N>[-<S|N|X>-<S|N|X>]`;
-//! in a match of rounds a blocked pit is written `x`, and one more field says who started the
+//! in a match of rounds a blocked pit is written `x` (and in a game whose pits close, a closed
+//! one), and one more field says who started the
 //! round (`S` or `N`), and in a match for territory one more each pit's owner; where a capture
 //! gives one extra move at most, or a goal won outright has extra moves, a field says whether
 //! the side to move is on one (`E`) or not (`X`); where a single counter may not cross straight
@@ -37,12 +38,19 @@ pub enum PositionStringError {
         most: u32,
         found: u64,
     },
+    /// A game whose pits close was given more counters than it has (fewer are left as they
+    /// leave the game).
+    MoreThanTheGame {
+        variant: Variant,
+        most: u32,
+        found: u64,
+    },
     /// The side to move is not `S` or `N`.
     BadSide { text: String },
     /// An Anywoli capture field is not `S`, `N` or `X`.
     BadHolder { field: &'static str, text: String },
-    /// A pit is blocked (`x`) in a match of rounds whose rounds block none (elsewhere an `x` is
-    /// a [`PositionStringError::BadCount`]).
+    /// A pit is blocked (`x`) in a match of rounds whose rounds block none (elsewhere, but in a
+    /// game whose pits close, an `x` is a [`PositionStringError::BadCount`]).
     BlockedPit { field: String },
     /// The round's starter is not `S` or `N`.
     BadRoundStarter { text: String },
@@ -95,6 +103,15 @@ impl fmt::Display for PositionStringError {
                 f,
                 "pits and captured totals add up to {found}, but {variant} is played with 1 to \
                  {most} counters"
+            ),
+            PositionStringError::MoreThanTheGame {
+                variant,
+                most,
+                found,
+            } => write!(
+                f,
+                "pits and captured totals add up to {found}, but {variant} has {most} counters \
+                 (fewer once some have left the game at closed pits)"
             ),
             PositionStringError::BadSide { text } => {
                 write!(f, "side to move is '{text}', expected S or N")
@@ -235,7 +252,7 @@ impl Position {
                 }
                 None => text,
             };
-            if i < len && text == "x" && rules.rounds.is_some() {
+            if i < len && text == "x" && (rules.rounds.is_some() || rules.closes_pits_at > 0) {
                 if !rules.blocks_pits() {
                     return Err(PositionStringError::BlockedPit {
                         field: field_name(i, rules.pits_per_row),
@@ -252,7 +269,8 @@ impl Position {
         let n = rules.pits_per_row;
         for side in [Side::South, Side::North] {
             let row = ((1u32 << n) - 1) << (side.index() * n);
-            if blocked & row == row {
+            // (A game whose pits close may close a whole row: its owner has no move.)
+            if blocked & row == row && rules.rounds.is_some() {
                 return Err(PositionStringError::RowBlocked { side });
             }
             let one_each = rules
@@ -264,10 +282,20 @@ impl Position {
         }
         let found: u64 = counts[..len + 2].iter().sum();
         if rules.any_total {
-            if found == 0 || found > MAX_COUNTERS as u64 {
+            // (Every counter may have left a game whose pits close.)
+            if (found == 0 && rules.closes_pits_at == 0) || found > MAX_COUNTERS as u64 {
                 return Err(PositionStringError::TotalOutOfRange {
                     variant,
                     most: MAX_COUNTERS,
+                    found,
+                });
+            }
+        } else if rules.closes_pits_at > 0 {
+            // Counters leave the game at closed pits (all of them, maybe).
+            if found > rules.total() as u64 {
+                return Err(PositionStringError::MoreThanTheGame {
+                    variant,
+                    most: rules.total(),
                     found,
                 });
             }

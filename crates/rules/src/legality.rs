@@ -19,6 +19,8 @@ pub enum IllegalReason {
     EmptyPit,
     /// The pit is blocked for this round (a match of rounds).
     BlockedPit,
+    /// The pit is closed (a game whose pits close, [`crate::Rules::closes_pits_at`]).
+    ClosedPit,
     /// The pit holds fewer counters than the game's least move (`min-move`).
     TooFewToMove,
     /// The game's move filter (`move-filter`) does not let this pit be played now.
@@ -50,6 +52,7 @@ impl fmt::Display for IllegalMove {
             IllegalReason::OpponentsPit => "that pit belongs to the side not to move",
             IllegalReason::EmptyPit => "that pit is empty",
             IllegalReason::BlockedPit => "that pit is blocked for this round",
+            IllegalReason::ClosedPit => "that pit is closed",
             IllegalReason::TooFewToMove => "that pit holds fewer counters than a move needs",
             IllegalReason::Filtered => "the game's move filter does not let that pit be played now",
             IllegalReason::NotLeftmost => "only the leftmost non-empty pit may be played",
@@ -98,7 +101,9 @@ impl Position {
             return illegal(IllegalReason::OpponentsPit);
         }
         if self.pits[pit] == 0 {
-            return illegal(if self.is_blocked(pit) {
+            return illegal(if self.is_blocked(pit) && rules.closes_pits_at > 0 {
+                IllegalReason::ClosedPit
+            } else if self.is_blocked(pit) {
                 IllegalReason::BlockedPit
             } else {
                 IllegalReason::EmptyPit

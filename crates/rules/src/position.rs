@@ -344,6 +344,18 @@ impl Position {
         self.total as u32
     }
 
+    /// What a game won outright gives its winner: every counter of the game, those that have
+    /// left it at closed pits too ([`Rules::closes_pits_at`]; in a game of any total, which
+    /// does not say how many it had, those still in it).
+    #[inline]
+    pub fn goal_total(&self) -> u32 {
+        if self.rules().closes_pits_at > 0 && !self.rules().any_total {
+            self.rules().total()
+        } else {
+            self.total as u32
+        }
+    }
+
     /// Counters still on the board.
     #[inline]
     pub fn on_board(&self) -> u32 {
@@ -355,7 +367,7 @@ impl Position {
     pub fn on_board_for<S: Spec>(&self) -> u32 {
         let rules = S::rules(self);
         // A game's own total is a constant where it is fixed.
-        let total = if rules.any_total {
+        let total = if rules.total_varies() {
             self.total as u32
         } else {
             rules.total()
@@ -820,7 +832,7 @@ impl Position {
     #[inline]
     pub fn final_margin_range(&self) -> (i32, i32) {
         if self.rules().eliminates() || self.rules().stores_change_hands() {
-            let total = self.total() as i32;
+            let total = self.goal_total() as i32;
             return (-total, total);
         }
         let (captured, reach) = (self.captured_margin(), self.on_board() as i32);
@@ -891,7 +903,7 @@ impl Position {
     /// string typed by hand) goes to nobody, which keeps the result that of the captured totals.
     pub fn final_totals(&self, ending: Ending, last_four_rule: LastFourRule) -> [u32; 2] {
         if self.rules().eliminates() {
-            let total = self.total();
+            let total = self.goal_total();
             return match self.goal_winner(ending) {
                 Some(Side::South) => [total, 0],
                 Some(Side::North) => [0, total],

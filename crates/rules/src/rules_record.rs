@@ -570,6 +570,21 @@ pub struct Rules {
     /// The first this many moves of a game (of each round) sow in `direction`, even from the
     /// pits whose direction the mover chooses (one move a pit, named without a direction).
     pub fixed_direction_moves: u8,
+    /// A relay lap that ends in an opponent's pit, leaving this many counters there, closes the
+    /// pit: the lap goes on with its counters, and it stays closed for the rest of the game.
+    /// Its owner's sowing passes it by; each counter the other player's sowing would drop in it
+    /// leaves the game (a last one ends the move). 0: no such rule. (Within an opening that
+    /// captures nothing, [`Rules::without_captures`] sets it to `u8::MAX`: no pit closes, and
+    /// closed pits are still passed by.)
+    pub closes_pits_at: u8,
+    /// With `closes_pits_at`: the right-hand pit of each row (as its owner sees it) never
+    /// closes.
+    pub closing_spares_right_pits: bool,
+    /// A move whose last counter falls in the opponent's row, or in the mover's right-hand pit
+    /// (as the mover sees it), takes every pit of the opponent's row holding a capture count
+    /// (`laps` single's counts), instead of the last counter's pit alone; elsewhere it takes
+    /// nothing.
+    pub capture_every_count: bool,
 }
 
 impl Rules {
@@ -660,6 +675,9 @@ impl Rules {
             passing_captures: PassingCaptures::Off,
             sweep_at_most: 0,
             children: None,
+            capture_every_count: false,
+            // No pit closes (no pit holds this many), but closed pits are still passed by.
+            closes_pits_at: if self.closes_pits_at > 0 { u8::MAX } else { 0 },
             ..*self
         }
     }
@@ -802,11 +820,19 @@ impl Rules {
         !self.sow_own_store && !self.skip_origin && self.rounds.is_none() && !self.own_row_ring
     }
 
-    /// Whether the game is a match of rounds whose rounds may block pits (a position then says
-    /// which; sowing passes them by).
+    /// Whether pits may be blocked: a match of rounds whose rounds block pits, or a game whose
+    /// pits close ([`Rules::closes_pits_at`]). A position then says which; sowing passes them
+    /// by.
     #[inline(always)]
     pub const fn blocks_pits(&self) -> bool {
-        matches!(self.rounds, Some(Rounds { blocks: true, .. }))
+        matches!(self.rounds, Some(Rounds { blocks: true, .. })) || self.closes_pits_at > 0
+    }
+
+    /// Whether the counters in the game may change: a position may hold any total, or counters
+    /// leave the game at closed pits ([`Rules::closes_pits_at`]).
+    #[inline(always)]
+    pub const fn total_varies(&self) -> bool {
+        self.any_total || self.closes_pits_at > 0
     }
 
     /// The counters a player needs to play another round of `rounds`: its pits to go on at the

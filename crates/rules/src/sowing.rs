@@ -100,6 +100,11 @@ pub(crate) enum PassingStep {
         after: Position,
         landing: usize,
     },
+    /// A counter dropped at this closed pit of the opponent's leaves the game
+    /// ([`Rules::closes_pits_at`]).
+    LeavesGame(usize),
+    /// This pit closes (its counters are sown on by the next lap).
+    Closes(usize),
 }
 
 /// Where the last counter of a one-lap sowing fell.
@@ -583,6 +588,7 @@ impl Position {
             || rules.tracks_directions()
             || rules.stores_change_hands()
             || rules.has_children()
+            || rules.capture_every_count
         {
             // A move that captures nothing may still leave the few counters a sweep takes, end
             // the game and take what is left for its mover, a single counter take the pit
@@ -812,6 +818,9 @@ impl Position {
         if rules.capture_past_empty {
             return self.capture_past_empty(rules, landing);
         }
+        if rules.capture_every_count {
+            return self.capture_every_count(rules, landing, captures);
+        }
         if rules.capture_empty_opposite {
             let facing = rules.pit_count() - 1 - landing;
             let landing_ok = self.owner(landing) == mover || rules.empty_either_row;
@@ -994,6 +1003,10 @@ impl Position {
             LastCounter::Store if rules.extra_turn_in_store => LapEnd::ExtraTurn,
             LastCounter::Store => LapEnd::Done,
             LastCounter::Pit(landing) => {
+                if rules.closes_pits_at > 0 && self.is_blocked(landing) {
+                    // The last counter left the game at a closed pit: the move ends.
+                    return LapEnd::Done;
+                }
                 let count = self.pits[landing];
                 if rules.relay_needs_opponent_counters
                     && self.row_sum(rules, self.side_to_move.opponent()) == 0
@@ -1057,7 +1070,16 @@ impl Position {
                     }
                 };
                 match next {
-                    Some(next) if relay_ok && !captures_here => LapEnd::Relay(next),
+                    Some(next) if relay_ok && !captures_here => {
+                        if rules.closes_pits_at > 0
+                            && count == rules.closes_pits_at
+                            && self.closes(rules, landing)
+                        {
+                            self.blocked |= 1 << landing;
+                            tell(PassingStep::Closes(landing));
+                        }
+                        LapEnd::Relay(next)
+                    }
                     _ => {
                         self.capture_one_lap_told(
                             rules, landing, lap_origin, captures, row_held, tell,
@@ -1098,6 +1120,34 @@ impl Position {
         self.pits[landing] += self.pits[facing];
         self.pits[facing] = 0;
         LapEnd::Relay(landing)
+    }
+
+    /// [`Rules::capture_every_count`]: where the last counter fell in the opponent's row or in
+    /// the mover's right-hand pit, every pit of the opponent's row holding a capture count is
+    /// taken.
+    fn capture_every_count(&mut self, rules: &Rules, landing: usize, captures: CaptureCounts) {
+        let mover = self.side_to_move;
+        let n = rules.pits_per_row;
+        let right_hand = mover.index() * n + n - 1;
+        if self.owner(landing) == mover && landing != right_hand {
+            return;
+        }
+        let first = mover.opponent().index() * n;
+        for pit in first..first + n {
+            if captures.contains(self.pits[pit]) {
+                self.captured[mover.index()] += self.pits[pit];
+                self.pits[pit] = 0;
+            }
+        }
+    }
+
+    /// Whether a lap ending in `landing` with [`Rules::closes_pits_at`] counters there closes
+    /// it: an opponent's pit, not a right-hand pit the game spares.
+    #[inline(always)]
+    fn closes(&self, rules: &Rules, landing: usize) -> bool {
+        let n = rules.pits_per_row;
+        self.owner(landing) != self.side_to_move
+            && !(rules.closing_spares_right_pits && (landing == n - 1 || landing == 2 * n - 1))
     }
 
     /// The counters in `side`'s row (by the rows, whoever owns a pit).
@@ -1196,11 +1246,18 @@ impl Position {
             if last == LastCounter::Pit(origin) && rules.skip_origin {
                 continue;
             }
-            // A pit blocked for the round is passed by.
+            // A pit blocked for the round is passed by, and so is one's own closed pit; a
+            // counter for the opponent's closed pit leaves the game (a last one ends the lap
+            // there).
             if let LastCounter::Pit(pit) = last
                 && rules.blocks_pits()
                 && self.is_blocked(pit)
             {
+                if rules.closes_pits_at > 0 && self.owner(pit) != mover {
+                    hand -= 1;
+                    self.total -= 1;
+                    tell(PassingStep::LeavesGame(pit));
+                }
                 continue;
             }
             hand -= 1;
@@ -1525,18 +1582,19 @@ impl Position {
                 end => return end,
             }
         }
-        let mut tortoise = (lap_origin, self.pits);
+        // (A lap start is its pit, the board and the pits closed so far.)
+        let mut tortoise = (lap_origin, self.pits, self.blocked);
         let (mut power, mut cycle) = (1u32, 1u32);
         loop {
             match lap(self, lap_origin) {
                 LapEnd::Relay(next) => lap_origin = next,
                 end => return end,
             }
-            if lap_origin == tortoise.0 && self.pits == tortoise.1 {
+            if (lap_origin, self.pits, self.blocked) == tortoise {
                 break;
             }
             if power == cycle {
-                tortoise = (lap_origin, self.pits);
+                tortoise = (lap_origin, self.pits, self.blocked);
                 power *= 2;
                 cycle = 0;
             }
@@ -1549,7 +1607,10 @@ impl Position {
         for _ in 0..cycle {
             ahead_origin = next_lap_origin(&mut ahead, ahead_origin, &lap);
         }
-        while first_origin != ahead_origin || first.pits != ahead.pits {
+        while first_origin != ahead_origin
+            || first.pits != ahead.pits
+            || first.blocked != ahead.blocked
+        {
             first_origin = next_lap_origin(&mut first, first_origin, &lap);
             ahead_origin = next_lap_origin(&mut ahead, ahead_origin, &lap);
         }

@@ -34,6 +34,11 @@ pub enum SowStep {
     /// One counter goes from the pit `from` to the pit `to` (a first move that is not sown, or
     /// a lap's capture sown on from its last pit).
     Shift { from: usize, to: usize },
+    /// One counter dropped at this closed pit of the opponent's leaves the game (a game whose
+    /// pits close).
+    LeavesGame { pit: usize },
+    /// This pit closes (its counters are lifted next and sown on).
+    Closes { pit: usize },
     /// The mover moves again.
     ExtraTurn,
     /// The move would never end: it stops, and the game is over (the telling stops too).
@@ -302,6 +307,8 @@ fn tell_step(rules: &Rules, step: PassingStep, steps: &mut Vec<SowStep>) {
         PassingStep::Store(side) => steps.push(SowStep::DropInStore { side }),
         PassingStep::Capture { pit, count, to } => steps.push(SowStep::Capture { pit, count, to }),
         PassingStep::Shift { from, to } => steps.push(SowStep::Shift { from, to }),
+        PassingStep::LeavesGame(pit) => steps.push(SowStep::LeavesGame { pit }),
+        PassingStep::Closes(pit) => steps.push(SowStep::Closes { pit }),
         PassingStep::Lap { before, origin } => {
             let mover = before.side_to_move;
             let mut place = Place::Pit(origin);
@@ -473,6 +480,10 @@ impl MoveTrace {
                 {
                     pos.children[owner.index()] |= 1 << pit;
                 }
+                SowStep::LeavesGame { .. } => pos.total = pos.total.saturating_sub(1),
+                SowStep::Closes { pit } if pit < pits && before.rules().blocks_pits() => {
+                    pos.blocked |= 1 << pit;
+                }
                 _ => {}
             }
         }
@@ -483,7 +494,8 @@ impl MoveTrace {
 /// The protocol's form (protocol.md, `query sowing`): `A:5` lifts five from `A`, `B` drops one
 /// in `B`, `*S` one in South's store, `xB:4>S` takes four from `B` to South, `x*S:7>N` gives
 /// South's store of seven to North, `+B>S` makes `B` South's child, `B>C` moves one counter
-/// from `B` to `C` (a first move that is not sown), `again` is another move,
+/// from `B` to `C` (a first move that is not sown), `-B` a counter that leaves the game at
+/// the closed pit `B`, `#B` closes `B`, `again` is another move,
 /// `endless` an endless move.
 impl fmt::Display for MoveTrace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -510,6 +522,8 @@ impl fmt::Display for MoveTrace {
                 }
                 SowStep::ChildMade { pit, owner } => format!("+{}>{}", name(pit), side(owner)),
                 SowStep::Shift { from, to } => format!("{}>{}", name(from), name(to)),
+                SowStep::LeavesGame { pit } => format!("-{}", name(pit)),
+                SowStep::Closes { pit } => format!("#{}", name(pit)),
                 SowStep::ExtraTurn => "again".to_string(),
                 SowStep::Endless => "endless".to_string(),
             });

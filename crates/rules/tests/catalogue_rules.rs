@@ -1100,11 +1100,16 @@ fn a_goal_won_outright_refuses_the_rules_that_end_a_game_by_counters() {
         ("must-feed = true\n", "must-feed"),
         ("game-ends = \"row-empty\"\n", "game-ends"),
         ("rounds = true\nleftover = \"row-owner\"\n", "rounds"),
-        ("min-move = 2\n", "min-move"),
     ] {
         let error = definition::parse(&format!("{base}{extra}")).unwrap_err();
         assert_eq!(error.field, field, "{extra}: {error}");
     }
+    // A player to move whose pits hold too few to move has no move: to deprive (or immobilize),
+    // that loses; to clear one's row, it is refused.
+    definition::parse(&format!("{base}min-move = 2\n")).unwrap();
+    let clear = base.replace("deprive", "clear-own-row");
+    let error = definition::parse(&format!("{clear}min-move = 2\n")).unwrap_err();
+    assert_eq!(error.field, "min-move");
     let error =
         definition::parse("name = \"x\"\npits-per-row = 6\nstart = 4\ngoal = \"territory\"\n")
             .unwrap_err();
@@ -2528,5 +2533,158 @@ fn a_relay_may_need_the_opponent_to_hold_counters() {
     assert_eq!(
         play(plain, "1-1-0-0-0-0-0-0-S", "A"),
         ("0-0-1-1-0-0-0-0-N".to_string(), false)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pits that close
+
+#[test]
+fn a_lap_leaving_the_closing_count_in_an_opponent_s_pit_closes_it() {
+    let closing = game("closing", "laps = \"relay\"\ncloses-pits-at = 3\n");
+    // `C` makes `a` hold 3: `a` closes (`x`), and the lap goes on with its counters into
+    // `b c A`; `A` held nothing: the end.
+    assert_eq!(
+        play(closing, "0-1-1-2-0-0-0-0-S", "C"),
+        ("1-1-0-x-1-1-0-0-N".to_string(), false)
+    );
+    // One's own pit at the count does not close: `A` makes `B` hold 3, which relays on.
+    assert_eq!(
+        play(closing, "1-2-0-0-0-0-0-0-S", "A"),
+        ("0-0-1-1-1-0-0-0-N".to_string(), false)
+    );
+    // A closed pit cannot be played.
+    let pos = position(closing, "1-1-0-x-1-1-0-0-N");
+    assert_eq!(
+        pos.check_move(mv("a")).unwrap_err().reason,
+        IllegalReason::ClosedPit
+    );
+    // The telling closes the pit before its counters are lifted.
+    let before = position(closing, "0-1-1-2-0-0-0-0-S");
+    let trace = before.trace_move(mv("C")).unwrap();
+    assert_eq!(trace.to_string(), "C:1 a #a a:3 b c A");
+}
+
+#[test]
+fn counters_for_the_opponent_s_closed_pit_leave_the_game() {
+    let closing = game("closing-leave", "laps = \"relay\"\ncloses-pits-at = 3\n");
+    // `C` sows two: `a` is North's closed pit, so the first counter leaves the game (the
+    // total falls from 3 to 2), the second falls into `b`.
+    let (after, _) = play(closing, "0-0-2-x-0-1-0-0-S", "C");
+    assert_eq!(after, "0-0-0-x-1-1-0-0-N");
+    assert_eq!(position(closing, &after).total(), 2);
+    let before = position(closing, "0-0-2-x-0-1-0-0-S");
+    let trace = before.trace_move(mv("C")).unwrap();
+    assert_eq!(trace.to_string(), "C:2 -a b");
+    assert_eq!(trace.replay(&before).total(), 2);
+    // One's own closed pit is passed by: `B` is South's, closed by North; `A` sows `C a`.
+    assert_eq!(
+        play(closing, "2-x-0-0-0-0-0-0-S", "A"),
+        ("0-x-1-1-0-0-0-0-N".to_string(), false)
+    );
+}
+
+#[test]
+fn a_last_counter_leaving_the_game_ends_the_move() {
+    let closing = game("closing-last", "laps = \"relay\"\ncloses-pits-at = 3\n");
+    // `C`'s one counter is for North's closed `a`: it leaves the game, and the move ends.
+    assert_eq!(
+        play(closing, "1-0-1-x-0-1-0-0-S", "C"),
+        ("1-0-0-x-0-1-0-0-N".to_string(), false)
+    );
+}
+
+#[test]
+fn closing_may_spare_each_row_s_right_hand_pit() {
+    let spares = game(
+        "closing-spares",
+        "laps = \"relay\"\ncloses-pits-at = 3\nclosing-spares-right-pits = true\n",
+    );
+    let plain = game("closing-plain", "laps = \"relay\"\ncloses-pits-at = 3\n");
+    // `B` sows `C a b c`: `c` (North's right-hand pit, as North sees it) holds 3, and relays
+    // `A B C`; `C` (2) relays `a b`; `b` (2) relays `c A`; `A` (2) relays `B C`, and `C` held
+    // nothing: the end.
+    assert_eq!(
+        play(spares, "0-4-0-0-0-2-0-0-S", "B"),
+        ("0-2-1-2-0-1-0-0-N".to_string(), false)
+    );
+    // Where `c` closes, the same laps go round, but `b`'s counter for `c` leaves the game.
+    assert_eq!(
+        play(plain, "0-4-0-0-0-2-0-0-S", "B"),
+        ("0-2-1-2-0-x-0-0-N".to_string(), false)
+    );
+}
+
+#[test]
+fn no_pit_closes_within_an_opening_that_captures_nothing() {
+    let quiet = game(
+        "closing-quiet",
+        "laps = \"relay\"\ncloses-pits-at = 3\nno-capture-moves = 1\n",
+    );
+    // The first move makes `a` hold 3, which relays on, open; the second closes it.
+    assert_eq!(
+        play(quiet, "0-1-1-2-0-0-0-0-S-0", "C"),
+        ("1-1-0-0-1-1-0-0-N-1".to_string(), false)
+    );
+    assert_eq!(
+        play(quiet, "0-1-1-2-0-0-0-0-S-1", "C"),
+        ("1-1-0-x-1-1-0-0-N-1".to_string(), false)
+    );
+    // Within the opening, a closed pit is still passed by.
+    assert_eq!(
+        play(quiet, "0-0-2-x-0-1-0-0-S-0", "C"),
+        ("0-0-0-x-1-1-0-0-N-1".to_string(), false)
+    );
+}
+
+#[test]
+fn a_game_won_outright_gives_the_winner_the_counters_that_left_it_too() {
+    let closing = definition::register(
+        "name = \"closing-immobilize\"\npits-per-row = 3\nstart = 1\nlaps = \"relay\"\n\
+         closes-pits-at = 2\ngoal = \"immobilize\"\nmin-move = 2\n",
+    )
+    .unwrap();
+    // Every counter has left the game: South, to move, has none, and loses all six.
+    assert_eq!(
+        final_totals(closing, "x-0-0-x-0-0-0-0-S"),
+        (Ending::Immobilized, [0, 6])
+    );
+    // South's single counters cannot move (min-move 2): South has no move, and loses.
+    let pos = position(closing, "1-1-0-x-2-0-0-0-S");
+    assert!(pos.legal_moves().is_empty());
+    let game = Game::new(pos, LastFourRule::default());
+    assert_eq!(game.ending(), Some(Ending::Immobilized));
+    assert_eq!(game.final_totals(), Some([0, 6]));
+    // More counters than the game's are refused.
+    assert!(Position::from_position_string(closing, "2-2-2-x-1-0-0-0-S").is_err());
+}
+
+#[test]
+fn a_last_counter_in_reach_takes_every_opponent_s_pit_of_a_capture_count() {
+    let every = game(
+        "every-count",
+        "capture-every-count = true\ncapture-counts = [2, 4]\ncapture-side = \"opponent\"\n",
+    );
+    // `C`'s counter makes `a` hold 2, in North's row: every pit of North's holding 2 or 4 is
+    // taken (`a` and `b`), not `c` with 1.
+    assert_eq!(
+        play(every, "0-0-1-1-4-1-0-0-S", "C"),
+        ("0-0-0-0-0-1-6-0-N".to_string(), false)
+    );
+    // A last counter in the mover's right-hand pit (`C`) takes them too, with no count there.
+    assert_eq!(
+        play(every, "0-1-0-2-3-4-0-0-S", "B"),
+        ("0-0-1-0-3-0-6-0-N".to_string(), false)
+    );
+    // Elsewhere in one's own row, nothing is taken.
+    assert_eq!(
+        play(every, "1-0-0-2-0-0-0-0-S", "A"),
+        ("0-1-0-2-0-0-0-0-N".to_string(), false)
+    );
+    // The telling takes each pit.
+    let before = position(every, "0-0-1-1-4-1-0-0-S");
+    assert_eq!(
+        before.trace_move(mv("C")).unwrap().to_string(),
+        "C:1 a xa:2>S xb:4>S"
     );
 }

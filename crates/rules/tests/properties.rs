@@ -271,8 +271,9 @@ fn keeps_the_invariants(v: Variant, start: &str, choices: &[u16]) -> Result<(), 
             let totals = game
                 .final_totals()
                 .expect("a finished game has final totals");
+            // (A game won outright gives the winner the counters that left it, too.)
             prop_assert!(
-                totals[0] + totals[1] <= pos.total(),
+                totals[0] + totals[1] <= pos.goal_total(),
                 "{:?} of {}",
                 totals,
                 pos
@@ -349,7 +350,7 @@ proptest! {
 }
 
 /// Every legal move of `pos`, told step by step (`trace_move`), replays to exactly the position
-/// the move gives (pits, captured totals and children), says so when the mover moves again, and starts by
+/// the move gives (pits, captured totals, children, closed pits and total), says so when the mover moves again, and starts by
 /// lifting the move's pit.
 fn traces_replay(pos: &Position) -> Result<(), TestCaseError> {
     let n = pos.rules().pits_per_row;
@@ -390,6 +391,16 @@ fn traces_replay(pos: &Position) -> Result<(), TestCaseError> {
         }
         let replayed = trace.replay(pos);
         prop_assert_eq!(replayed.pits(), after.pits(), "{} {}: {}", pos, mv, trace);
+        // The pits closed and the counters that left the game (a game whose pits close).
+        prop_assert_eq!(
+            replayed.blocked_pits(),
+            after.blocked_pits(),
+            "{} {}: {}",
+            pos,
+            mv,
+            trace
+        );
+        prop_assert_eq!(replayed.total(), after.total(), "{} {}: {}", pos, mv, trace);
         for side in Side::BOTH {
             prop_assert_eq!(
                 replayed.captured(side),

@@ -846,6 +846,32 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         }
                     }
                 }
+                // Pits that close (one file in four, where the file still loads with relay laps
+                // from the landing pit, no store sown and no skipped origin).
+                if opening >> 11 & 3 == 0 {
+                    let mut closing = without_fields(
+                        &lines,
+                        &["laps", "relay-from", "skip-origin", "sow-own-store"],
+                    );
+                    closing.push("laps = \"relay\"".into());
+                    closing.push(format!("closes-pits-at = {}", 2 + (opening >> 13) % 3));
+                    if opening >> 15 & 1 != 0 {
+                        closing.push("closing-spares-right-pits = true".into());
+                    }
+                    if loads(&closing) {
+                        lines = closing;
+                    }
+                }
+                // Every opponent's pit of a count taken from a last counter in reach (one file
+                // in four, where the file still loads).
+                if opening >> 16 & 3 == 0 {
+                    let mut every = without_fields(&lines, &["capture-side"]);
+                    every.push("capture-side = \"opponent\"".into());
+                    every.push("capture-every-count = true".into());
+                    if loads(&every) {
+                        lines = every;
+                    }
+                }
                 let body = lines.join("\n") + "\n";
                 // A name from the rules: the same rules, the same name.
                 let hash = body.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {

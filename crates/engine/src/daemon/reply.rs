@@ -59,7 +59,7 @@ pub fn variant_list(current: Variant) -> Vec<Reply> {
 fn board_shape(variant: Variant) -> String {
     let rules = variant.rules();
     format!(
-        "{} 2x{} {} counters{}{}{}{}{}",
+        "{} 2x{} {} counters{}{}{}{}{}{}",
         rules.title,
         rules.pits_per_row,
         rules.total(),
@@ -81,6 +81,10 @@ fn board_shape(variant: Variant) -> String {
             ", dealt at random"
         } else {
             ""
+        },
+        match rules.closes_pits_at {
+            0 => String::new(),
+            at => format!(", pits closing at {at}"),
         },
         match rules.goal {
             Goal::MostCounters => "",
@@ -305,6 +309,20 @@ pub fn diagram(game: &Game) -> Vec<Reply> {
             } else {
                 ""
             }
+        ));
+    }
+    if pos.rules().closes_pits_at > 0 {
+        // (A game of any total does not say how many it had.)
+        let left = match pos.rules().any_total {
+            true => String::new(),
+            false => format!(
+                "; counters out of the game: {}",
+                pos.rules().total().saturating_sub(pos.total())
+            ),
+        };
+        lines.push(format!(
+            "Pits close at {} counters (x: closed){left}",
+            pos.rules().closes_pits_at,
         ));
     }
     if pos.rules().territory() {

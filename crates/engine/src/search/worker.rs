@@ -314,7 +314,7 @@ impl<'a, S: Spec> Worker<'a, S> {
     fn judged(pos: &Position, value: Value) -> Scored {
         if S::rules(pos).eliminates() {
             // Won outright: the whole total either way, whatever has been captured.
-            return Scored::judged(value, 0, pos.total() as i32);
+            return Scored::judged(value, 0, pos.goal_total() as i32);
         }
         Scored::judged(value, pos.captured_margin(), pos.on_board_for::<S>() as i32)
     }

@@ -57,7 +57,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 72] = [
+pub const FIELDS: [(&str, &str, &str); 75] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -560,6 +560,32 @@ pub const FIELDS: [(&str, &str, &str); 72] = [
         "`true`, `false` (`false`)",
         "with `laps = \"relay\"`: a lap goes on only while the opponent's row holds counters; \
          else the move ends there, with the captures of its last pit",
+    ),
+    (
+        "closes-pits-at",
+        "a number of counters from 2, 0 for none",
+        "with `laps = \"relay\"`: a lap that ends in an opponent's pit, leaving this many \
+         counters there, closes the pit (written `x`): the lap goes on with its counters, and \
+         the pit stays closed for the rest of the game. Its owner's sowing passes it by; each \
+         counter the other player's sowing would drop in it leaves the game, and a last one so \
+         ends the move. A position may then hold fewer counters than the start (laps from the \
+         landing pit; no rounds, stores sown, skipped origin, children or sowing round one's \
+         own row)",
+    ),
+    (
+        "closing-spares-right-pits",
+        "`true`, `false` (`false`)",
+        "with `closes-pits-at`: the right-hand pit of each row, as its owner sees it, never \
+         closes",
+    ),
+    (
+        "capture-every-count",
+        "`true`, `false` (`false`)",
+        "with `capture-counts` and `capture-side = \"opponent\"`: a move whose last counter \
+         falls in the opponent's row, or in the mover's right-hand pit (as the mover sees it), \
+         takes every pit of the opponent's row holding a capture count, not the last counter's \
+         pit alone; elsewhere it takes nothing (laps `single`, no other capture rule, grand \
+         slams that capture, no territory)",
     ),
 ];
 
@@ -1123,6 +1149,18 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let no_capture_moves = f.number("no-capture-moves", Some(0))?;
     let first_move = f.choice("first-move", &FIRST_MOVES, FirstMove::Sown)?;
     let fixed_direction_moves = f.number("fixed-direction-moves", Some(0))?;
+    let closes_pits_at = f.number("closes-pits-at", Some(0))?;
+    let closing_spares_right_pits = f.bool("closing-spares-right-pits", false)?;
+    let capture_every_count = f.bool("capture-every-count", false)?;
+    if closes_pits_at == 1 || closes_pits_at > MAX_COUNTERS as u64 {
+        return Err(error(
+            "closes-pits-at",
+            format!(
+                "{closes_pits_at}: a pit closes at 2 to {MAX_COUNTERS} counters (a lap that \
+                 leaves one ends the move)"
+            ),
+        ));
+    }
     let chain_most = f.number("capture-chain-most", Some(0))?;
     let sweep_to_round_starter = f.choice(
         "sweep-taker",
@@ -1272,6 +1310,9 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         no_capture_moves: no_capture_moves as u8,
         first_move,
         fixed_direction_moves: fixed_direction_moves as u8,
+        closes_pits_at: closes_pits_at as u8,
+        closing_spares_right_pits,
+        capture_every_count,
         chain_most: chain_most as u8,
         sweep_to_round_starter,
     };
@@ -1855,6 +1896,58 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             "needs lap-captures and capture-empty-opposite",
         ));
     }
+    if rules.capture_every_count {
+        let captures = match rules.laps {
+            Laps::Single { captures } => captures,
+            _ => CaptureCounts::NONE,
+        };
+        let clash = [
+            ("laps", !matches!(rules.laps, Laps::Single { .. })),
+            ("capture-counts", captures.is_empty()),
+            ("capture-side", rules.capture_side != CaptureSide::Opponent),
+            ("capture-empty-opposite", rules.capture_empty_opposite),
+            ("capture-chain", rules.capture_chain),
+            ("capture-past-empty", rules.capture_past_empty),
+            (
+                "passing-captures",
+                rules.passing_captures != PassingCaptures::Off,
+            ),
+            (
+                "single-counter-takes-facing",
+                rules.single_counter_takes_facing,
+            ),
+            ("empty-landing-gives-store", rules.empty_landing_gives_store),
+            ("grand-slam", rules.grand_slam != GrandSlam::Captures),
+            ("children", rules.children.is_some()),
+            ("territory-pits-to-win", rules.territory()),
+        ];
+        if let Some((field, _)) = clash.iter().find(|(_, on)| *on) {
+            return Err(error(
+                "capture-every-count",
+                format!("does not go with {field} (as it is in this file)"),
+            ));
+        }
+    }
+    if rules.closing_spares_right_pits && rules.closes_pits_at == 0 {
+        return Err(error("closing-spares-right-pits", "needs closes-pits-at"));
+    }
+    if rules.closes_pits_at > 0 {
+        let clash = [
+            ("laps", !relay),
+            ("relay-from", rules.relay_from != RelayFrom::Landing),
+            ("rounds", rules.rounds.is_some()),
+            ("sow-own-store", rules.sow_own_store),
+            ("skip-origin", rules.skip_origin),
+            ("children", rules.children.is_some()),
+            ("sowing-ring", rules.own_row_ring),
+        ];
+        if let Some((field, _)) = clash.iter().find(|(_, on)| *on) {
+            return Err(error(
+                "closes-pits-at",
+                format!("cannot be combined with {field}"),
+            ));
+        }
+    }
     if rules.relay_needs_opponent_counters && !relay {
         return Err(error(
             "relay-needs-opponent-counters",
@@ -1898,7 +1991,12 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ("majority-ends", rules.majority_ends),
             ("ends-below", rules.ends_below > 0),
             ("must-feed", rules.must_feed),
-            ("min-move", rules.min_move > 1),
+            // (A player to move without a pit of min-move counters has no move: to deprive or
+            // immobilize, that loses.)
+            (
+                "min-move",
+                rules.min_move > 1 && rules.goal == Goal::ClearOwnRow,
+            ),
             (
                 "game-ends",
                 !matches!(rules.own_end, OwnEnd::EmptyBoard | OwnEnd::MoverRowEmpty),
@@ -2064,7 +2162,7 @@ pub fn write(rules: &Rules) -> String {
         partial_pit_to_loser: false,
         only_loser_refills: false,
     });
-    let values: [String; 72] = [
+    let values: [String; 75] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -2152,6 +2250,9 @@ pub fn write(rules: &Rules) -> String {
         }),
         rules.lap_captures_sown_on.to_string(),
         rules.relay_needs_opponent_counters.to_string(),
+        rules.closes_pits_at.to_string(),
+        rules.closing_spares_right_pits.to_string(),
+        rules.capture_every_count.to_string(),
     ];
     FIELDS
         .iter()
