@@ -518,6 +518,12 @@ function render() {
     // The key to pits owned across the board, where the game has them (a match for territory).
     $('owned-key').hidden = !pos.owners;
     $('child-key').hidden = !pos.children.some((c) => c);
+    // A game whose pits close: how many counters have left the game at them.
+    $('closed-key').hidden = !game.closing;
+    if (game.closing && pos) {
+      const held = pos.pits.reduce((a, b) => a + b, 0) + pos.captured[0] + pos.captured[1];
+      $('out-of-game').textContent = String(Math.max(0, game.total - held));
+    }
     drawBoard($('board'), pos, {
       game,
       previous: ply > 0 ? positionAt(ply - 1) : null,

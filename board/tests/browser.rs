@@ -571,6 +571,10 @@ fn pits_that_close_are_drawn_closed_and_never_played() {
         load_and_wait(&mut page, before);
         check_board(&mut page, variant, base);
         assert!(closed(&mut page).is_empty(), "{name}: nothing closed yet");
+        // The position holds 23 of Deka's 24 counters: one has left the game.
+        let left =
+            |page: &mut Page| page.text("document.getElementById('out-of-game').textContent");
+        assert_eq!(left(&mut page), "1", "{name}");
         page.click(".pit[data-move='F']");
         settled(&mut page);
         let played = moves(&mut page);
@@ -585,6 +589,12 @@ fn pits_that_close_are_drawn_closed_and_never_played() {
         expected.sort();
         assert!(expected.contains(&"a".to_string()), "{name}: {expected:?}");
         assert_eq!(closed(&mut page), expected, "{name}: the closed pits drawn");
+        let gone = variant.rules().total() - game.position().total();
+        assert_eq!(
+            left(&mut page),
+            gone.to_string(),
+            "{name}: counters out of the game"
+        );
         page.screenshot(&screenshots().join(format!("deka-closed-{name}.png")));
     }
 }

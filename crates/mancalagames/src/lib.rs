@@ -962,12 +962,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             ));
         }
     };
-    if filter != "every" && flag(info, "mustshare")? {
-        return Err(refuse(
-            "allow_rule",
-            "with mustshare: which restriction applies first is not a rule the engine has",
-        ));
-    }
     lines.push(format!("move-filter = \"{filter}\""));
     // Multi-lap sowing: a lap ending in a pit that held counters, and that no capture takes,
     // is sown on from there.
@@ -2454,6 +2448,23 @@ mod tests {
         assert_eq!(translate(&mark).unwrap_err().parameter, "capt_type");
         let pick = kara.replace("\"capt_type\": 5, ", "");
         assert_eq!(translate(&pick).unwrap_err().parameter, "pickextra");
+    }
+
+    #[test]
+    fn a_move_restriction_goes_with_the_feeding_rule() {
+        // MancalaGames filters by the restriction, then by feeding: so does the engine.
+        let both = file(
+            6,
+            4,
+            r#"{ "name": "Both", "allow_rule": 3, "mustshare": true, "capt_on": [2, 3],
+                 "stores": true }"#,
+        );
+        let rules = definition::parse(&translate(&both).unwrap().text).unwrap();
+        assert_eq!(
+            rules.move_filter,
+            mancala_rules::MoveFilter::CountOnlyIfAll(1)
+        );
+        assert!(rules.must_feed);
     }
 
     #[test]
