@@ -865,7 +865,39 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                 // Every opponent's pit of a count taken from a last counter in reach (one file
                 // in four, where the file still loads).
                 if opening >> 16 & 3 == 0 {
-                    let mut every = without_fields(&lines, &["capture-side"]);
+                    // (One lap, counts, and none of the other captures it is refused with.)
+                    let mut every = without_fields(
+                        &lines,
+                        &[
+                            "capture-side",
+                            "capture-counts",
+                            "laps",
+                            "lap-limit",
+                            "relay-from",
+                            "relay-counts",
+                            "relay-side",
+                            "lap-captures",
+                            "lap-captures-sown-on",
+                            "relay-needs-opponent-counters",
+                            "capture-empty-opposite",
+                            "capture-chain",
+                            "capture-past-empty",
+                            "past-empty-takes-facing",
+                            "passing-captures",
+                            "single-counter-takes-facing",
+                            "empty-landing-gives-store",
+                            "closes-pits-at",
+                            "closing-spares-right-pits",
+                            "grand-slam",
+                            "chain-either-row",
+                            "capture-takes-own-alone",
+                        ],
+                    );
+                    every.push(format!(
+                        "capture-counts = [{}, {}]",
+                        1 + (opening >> 18) % 3,
+                        4 + (opening >> 20) % 3
+                    ));
                     every.push("capture-side = \"opponent\"".into());
                     every.push("capture-every-count = true".into());
                     if loads(&every) {
