@@ -118,6 +118,11 @@ impl std::fmt::Display for BuildError {
                 "{v} has no tables: its children (pits a move makes a player's) are not indexed \
                  by the tables (solve computes a position's value)"
             ),
+            BuildError::NoTables(v) if v.rules().closes_pits_at > 0 => write!(
+                f,
+                "{v} has no tables: its pits close, and the tables do not index closed pits \
+                 (solve computes a position's value)"
+            ),
             BuildError::NoTables(v) if v.rules().blocks_pits() => write!(
                 f,
                 "{v} has no tables: its rounds block pits, which the tables do not index \
@@ -1113,6 +1118,19 @@ mod tests {
         assert!(tables.probe(&over).is_some());
         assert_eq!(tables.probe(&within), None);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A game whose pits close has no tables, and says why (not as a match of rounds would).
+    #[test]
+    fn a_game_whose_pits_close_has_no_tables_and_says_why() {
+        let closing = mancala_rules::definition::register(
+            "name = \"tables-closing\"\npits-per-row = 3\nstart = 2\nlaps = \"relay\"\n\
+             closes-pits-at = 3\ncapture-counts = [4]\n",
+        )
+        .unwrap();
+        assert!(!has_tables(closing));
+        let why = BuildError::NoTables(closing).to_string();
+        assert!(why.contains("its pits close"), "{why}");
     }
 
     /// Two threads sharing a layer (values set without a locked instruction, marks written only

@@ -36,8 +36,8 @@ use mancala_rules::{LastFourRule, Leftover, MAX_PITS, Position, Side, Variant};
 /// four's receiver (who does not change without a capture). Each row to its owner does not,
 /// unless the game cannot cycle at all, as in a game that sows into stores (a hand that leaves
 /// the mover's row drops a counter in the store, and one that stays in it moves every counter
-/// closer to it). A match of rounds whose rounds block pits has none either: the tables do not
-/// index blocked pits; nor a game whose captures give one extra move at most: they do not index
+/// closer to it). A match of rounds whose rounds block pits has none either, nor a game whose
+/// pits close: the tables do not index blocked pits; nor a game whose captures give one extra move at most: they do not index
 /// whether the mover is on one; nor a game won outright by a goal to clear, deprive or immobilize
 /// (its values do not follow the captured margin, which the tables leave out); nor a game that
 /// forbids moving a single counter straight back over an end of the board (the tables do not
