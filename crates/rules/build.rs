@@ -284,6 +284,7 @@ fn rust_source(rules: &Rules) -> String {
         first_move,
         fixed_direction_moves,
         closes_pits_at,
+        origin_keeps_one,
         closing_spares_right_pits,
         capture_every_count,
     } = *rules;
@@ -308,8 +309,8 @@ fn rust_source(rules: &Rules) -> String {
         None => "None".to_string(),
         Some(c) => format!(
             "Some(Children {{ count: {}, made_by: ChildMaking::{:?}, side: CaptureSide::{:?}, \
-             landing_takes: {} }})",
-            c.count, c.made_by, c.side, c.landing_takes
+             landing_takes: {}, barred_places: {}, apart: ChildApart::{:?} }})",
+            c.count, c.made_by, c.side, c.landing_takes, c.barred_places, c.apart
         ),
     };
     let rounds = match rounds {
@@ -394,6 +395,7 @@ fn rust_source(rules: &Rules) -> String {
     closes_pits_at: {closes_pits_at},
     closing_spares_right_pits: {closing_spares_right_pits},
     capture_every_count: {capture_every_count},
+    origin_keeps_one: {origin_keeps_one},
 }}",
         relay_counts = counts_source(relay_counts),
     )

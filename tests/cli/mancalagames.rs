@@ -203,7 +203,7 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
                 "Huge",
                 r#"{ "name": "Huge", "capt_on": [2, 3], "mustshare": true }"#,
                 12,
-                6,
+                11,
             ),
             ("Broken", r#"{ "name": "Broken", "#, 6, 4),
         ],
@@ -257,7 +257,7 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
             files[4].display()
         ),
         format!(
-            "refused  {}: start: 144 counters in all is not from 1 to 127",
+            "refused  {}: start: 264 counters in all is not from 1 to 255",
             files[5].display()
         ),
     ];
@@ -283,7 +283,7 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
     assert_eq!(
         lines[8],
         format!(
-            "refused  {}: nbr_start = 9223372036854775807: a game has at most 127 counters",
+            "refused  {}: nbr_start = 9223372036854775807: a game has at most 255 counters",
             enormous.display()
         )
     );

@@ -193,6 +193,8 @@ const READ: &[&str] = &[
     "child_locs",
     "nocaptmoves",
     "prescribed",
+    "sow_start",
+    "move_one",
 ];
 
 /// Parameters with no bearing on the rules of play: descriptions, what conceding gives.
@@ -210,8 +212,6 @@ const DEPENDENT: &[(&str, &str)] = &[
 
 /// What the rules the engine does not have are, by parameter (for the refusal's message).
 const NOT_HAD: &[(&str, &str)] = &[
-    ("sow_start", "sowing into the origin pit"),
-    ("move_one", "moving a single counter"),
     ("moveunlock", "locked pits"),
     ("play_locs", "moves from the stores"),
     ("goal_param", "the goal's parameter"),
@@ -253,6 +253,123 @@ fn int(info: &serde_json::Map<String, Value>, key: &str, default: i64) -> Result
 
 fn flag(info: &serde_json::Map<String, Value>, key: &str) -> Result<bool, Refusal> {
     Ok(int(info, key, 0)? != 0)
+}
+
+/// MancalaGames' places for children (`child_locs`) as this engine's: the places of a row
+/// (1 for its owner's leftmost) where nobody makes a child, and the pit of the other row that
+/// must not be a child (`child-apart`). MancalaGames splits each row into five parts (its two
+/// end pits on each side and the middle) and says who may make a child in each; the engine
+/// bars a place for both players in both rows, so a pattern that bars a pit for one player
+/// only where the other could make one (by `side`), or other places in the two rows, is
+/// refused.
+fn child_places(
+    locs: i64,
+    holes: usize,
+    side: &str,
+    territory: bool,
+) -> Result<(Vec<usize>, &'static str), Refusal> {
+    // Who may make a child in each part: South (MancalaGames' False), North (True), both or
+    // nobody; North's row as seen from South (its parts from the board's left), then South's.
+    const B: (bool, bool) = (true, true);
+    const S: (bool, bool) = (true, false);
+    const N: (bool, bool) = (false, true);
+    const X: (bool, bool) = (false, false);
+    let (pattern, apart): ([[(bool, bool); 5]; 2], &str) = match locs {
+        0 => return Ok((Vec::new(), "anywhere")),
+        1 => ([[B, X, X, X, B], [B, X, X, X, B]], "anywhere"),
+        2 => ([[X, B, B, B, X], [X, B, B, B, X]], "anywhere"),
+        3 => ([[S, N, N, N, S], [N, S, S, S, N]], "anywhere"),
+        4 => ([[B, S, X, S, B], [B, N, X, N, B]], "anywhere"),
+        5 => ([[S, B, B, B, B], [B, B, B, B, N]], "anywhere"),
+        6 => ([[B, B, B, B, N], [S, B, B, B, B]], "anywhere"),
+        7 => ([[N, B, B, B, B], [B, B, B, B, S]], "anywhere"),
+        8 => ([[N, B, B, B, B], [B, B, B, B, S]], "same-letter"),
+        9 => ([[B, B, B, B, N], [S, B, B, B, B]], "facing"),
+        10 => ([[B, S, S, S, B], [B, N, N, N, B]], "anywhere"),
+        other => {
+            return Err(refuse(
+                "child_locs",
+                format!(
+                    "= {other}: {}",
+                    if other == 11 {
+                        "children in a fixed pit are not a rule the engine has"
+                    } else {
+                        "not a place for children MancalaGames has"
+                    }
+                ),
+            ));
+        }
+    };
+    if territory {
+        return Err(refuse(
+            "child_locs",
+            "in a match for territory: places for children by row are not a rule the engine has \
+             with pits that change hands",
+        ));
+    }
+    // The part of each place in a row, from its owner's left (short rows take some parts).
+    let parts: Vec<usize> = match holes {
+        2 => vec![0, 4],
+        3 => vec![0, 2, 4],
+        4 => vec![0, 1, 3, 4],
+        _ => [0, 1]
+            .into_iter()
+            .chain(std::iter::repeat_n(2, holes.saturating_sub(4)))
+            .chain([3, 4])
+            .collect(),
+    };
+    // Who may make a child at `place` of `row` (0 South, 1 North), by the pattern and `side`.
+    let may = |row: usize, place: usize| {
+        let (south, north) = if row == 0 {
+            pattern[1][parts[place]]
+        } else {
+            // North's row from its own left is the pattern's first row from the right.
+            pattern[0][4 - parts[place]]
+        };
+        let by_side = |player: usize| match side {
+            "opponent" => player != row,
+            "own" => player == row,
+            _ => true,
+        };
+        (
+            south && by_side(0),
+            north && by_side(1),
+            by_side(0),
+            by_side(1),
+        )
+    };
+    let mut barred = Vec::new();
+    for place in 0..holes {
+        let mut barred_in = [false; 2];
+        for (row, barred_in) in barred_in.iter_mut().enumerate() {
+            let (south, north, south_side, north_side) = may(row, place);
+            *barred_in = !(south || north);
+            // Barring the place must leave each player who could make a child there by `side`
+            // as the pattern says.
+            if (south_side && south == *barred_in) || (north_side && north == *barred_in) {
+                return Err(refuse(
+                    "child_locs",
+                    format!(
+                        "= {locs}: a place barred to children for one player only is not a \
+                         rule the engine has"
+                    ),
+                ));
+            }
+        }
+        if barred_in[0] != barred_in[1] {
+            return Err(refuse(
+                "child_locs",
+                format!(
+                    "= {locs}: places barred to children that differ from row to row are not a \
+                     rule the engine has"
+                ),
+            ));
+        }
+        if barred_in[0] {
+            barred.push(place + 1);
+        }
+    }
+    Ok((barred, apart))
 }
 
 /// The game name of this engine for MancalaGames' `name`: lower-case letters, digits and `-`.
@@ -986,6 +1103,34 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         2 => true,
         other => return Err(refuse("mlaps", format!("= {other}: not a kind of lap"))),
     };
+    // The first counter sown back into the pit it came from (MancalaGames' sow_start; with
+    // move_one a single counter goes to the next pit, and without it a single counter cannot
+    // move: MancalaGames asks for a least move of two then).
+    let sow_start = flag(info, "sow_start")?;
+    let move_one = flag(info, "move_one")?;
+    if move_one && !sow_start {
+        return Err(refuse(
+            "move_one",
+            "without sow_start: not a game MancalaGames plays",
+        ));
+    }
+    if sow_start {
+        if !move_one && min_move < 2 {
+            return Err(refuse(
+                "sow_start",
+                "without move_one and with min_move 1: not a game MancalaGames plays (a single \
+                 counter would be sown back into its own pit)",
+            ));
+        }
+        if relay {
+            return Err(refuse(
+                "sow_start",
+                "with mlaps: laps after a first one that keeps a counter in its pit are not a \
+                 rule the engine has",
+            ));
+        }
+        lines.push("origin-keeps-one = true".into());
+    }
     if relay {
         lines.push("laps = \"relay\"".into());
         if mlaps == 2 {
@@ -1589,13 +1734,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 ));
             }
         };
-        let locs = int(info, "child_locs", 0)?;
-        if locs != 0 {
-            return Err(refuse(
-                "child_locs",
-                format!("= {locs}: children made only in some pits are not a rule the engine has"),
-            ));
-        }
         let side = match (int(info, "child_rule", 0)?, territory) {
             (0, _) => "any",
             (1, false) | (4, true) => "opponent",
@@ -1626,9 +1764,18 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                  the engine has",
             ));
         }
+        let locs = int(info, "child_locs", 0)?;
+        let (barred, apart) = child_places(locs, holes as usize, side, territory)?;
         lines.push(format!("child-count = {child_count}"));
         lines.push(format!("child-made-by = \"{made_by}\""));
         lines.push(format!("child-side = \"{side}\""));
+        if !barred.is_empty() {
+            let places: Vec<String> = barred.iter().map(ToString::to_string).collect();
+            lines.push(format!("child-barred-places = [{}]", places.join(", ")));
+        }
+        if apart != "anywhere" {
+            lines.push(format!("child-apart = \"{apart}\""));
+        }
         if child_type == 4 {
             // A last counter into the opponent's weg takes two from it (one if it holds one).
             lines.push("child-landing-takes = 2".into());
@@ -2123,9 +2270,14 @@ mod tests {
                 "bulls",
             ),
             (
-                r#""child_type": 1, "child_cvt": 4, "child_locs": 1, "stores": true"#,
+                r#""child_type": 1, "child_cvt": 4, "child_locs": 5, "stores": true"#,
                 "child_locs",
-                "some pits",
+                "for one player only",
+            ),
+            (
+                r#""child_type": 1, "child_cvt": 4, "child_locs": 11, "stores": true"#,
+                "child_locs",
+                "a fixed pit",
             ),
             (
                 r#""child_type": 1, "child_cvt": 4"#,
@@ -2137,6 +2289,84 @@ mod tests {
             let refusal = translate(&refused).unwrap_err();
             assert_eq!(refusal.parameter, parameter, "{refusal}");
             assert!(refusal.why.contains(why), "{refusal}");
+        }
+    }
+
+    #[test]
+    fn places_for_children_become_barred_places_of_both_rows() {
+        let children = |holes: u32, info: &str| {
+            let kin = file(
+                holes,
+                4,
+                &format!(
+                    r#"{{ "name": "Kin", "child_type": 1, "child_cvt": 3, "stores": true, {info} }}"#
+                ),
+            );
+            let rules = definition::parse(&translate(&kin).unwrap().text).unwrap();
+            let c = rules.children.unwrap();
+            (c.barred_places, c.apart)
+        };
+        use mancala_rules::ChildApart;
+        // Only the end pits: the six places between them in a row of 8 are barred.
+        assert_eq!(
+            children(8, r#""child_locs": 1"#),
+            (0b0111_1110, ChildApart::Anywhere)
+        );
+        // No ends: a row of 3 has its middle only (its parts: an end, the middle, an end).
+        assert_eq!(
+            children(3, r#""child_locs": 2"#),
+            (0b101, ChildApart::Anywhere)
+        );
+        // Toguz Kumalak: children on the opponent's row, never at its ninth pit, never of one
+        // letter; Toguz Xorgol: never at its first, never facing.
+        assert_eq!(
+            children(9, r#""child_locs": 8, "child_rule": 1"#),
+            (1 << 8, ChildApart::SameLetter)
+        );
+        assert_eq!(
+            children(9, r#""child_locs": 9, "child_rule": 1"#),
+            (1, ChildApart::Facing)
+        );
+        // Without the rule that children are made in the opponent's row, those places would
+        // be barred for one player only.
+        let refusal = translate(&file(
+            9,
+            4,
+            r#"{ "name": "Kin", "child_type": 1, "child_cvt": 3, "stores": true, "child_locs": 8 }"#,
+        ))
+        .unwrap_err();
+        assert_eq!(refusal.parameter, "child_locs", "{refusal}");
+    }
+
+    #[test]
+    fn a_first_counter_sown_back_into_its_pit_keeps_one_there() {
+        let toguz = file(
+            9,
+            9,
+            r#"{ "name": "T", "sow_start": true, "move_one": true }"#,
+        );
+        let rules = definition::parse(&translate(&toguz).unwrap().text).unwrap();
+        assert!(rules.origin_keeps_one);
+        // 162 counters, more than a signed byte.
+        assert_eq!(rules.total(), 162);
+        // Without move_one, a single counter needs a least move of two.
+        let two = file(6, 4, r#"{ "name": "T", "sow_start": true, "min_move": 2 }"#);
+        assert!(
+            definition::parse(&translate(&two).unwrap().text)
+                .unwrap()
+                .origin_keeps_one
+        );
+        for (info, parameter) in [
+            (r#""sow_start": true"#, "sow_start"),
+            (r#""move_one": true"#, "move_one"),
+            (
+                r#""sow_start": true, "move_one": true, "mlaps": 1"#,
+                "sow_start",
+            ),
+        ] {
+            let refusal =
+                translate(&file(6, 4, &format!(r#"{{ "name": "T", {info} }}"#))).unwrap_err();
+            assert_eq!(refusal.parameter, parameter, "{refusal}");
         }
     }
 

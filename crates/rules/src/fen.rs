@@ -432,7 +432,7 @@ impl Position {
         } else {
             rules.start_owners()
         };
-        // Every count is at most the total (<= 127), so the narrowing below is exact.
+        // Every count is at most the total (<= 255), so the narrowing below is exact.
         let mut pits = [0u8; MAX_PITS];
         for (pit, &count) in pits.iter_mut().zip(&counts[..len]) {
             *pit = count as u8;

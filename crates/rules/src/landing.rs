@@ -6,8 +6,8 @@
 use super::position::MAX_PITS;
 use super::variant::{Direction, Rules};
 
-/// Hands this large or larger are not in the table (no game has more than 127 counters).
-pub const MAX_HAND: usize = 128;
+/// Every hand a byte can hold is in the table (no game has more than 255 counters).
+pub const MAX_HAND: usize = 256;
 
 /// The end of one sowing. Four bytes, so that a lookup is one load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +79,6 @@ impl LandingTable {
     /// Where a hand of `hand` counters lifted from `pit` ends.
     #[inline(always)]
     pub fn get(&self, pit: usize, hand: u8) -> Landing {
-        self.0[pit * MAX_HAND + (hand as usize & (MAX_HAND - 1))]
+        self.0[pit * MAX_HAND + hand as usize]
     }
 }

@@ -80,8 +80,8 @@ pub use sowing::MoveEffect;
 pub use spec::Spec;
 pub use trace::{MoveTrace, SowStep};
 pub use variant::{
-    CaptureCounts, CaptureExtraMove, CaptureSide, ChildMaking, Children, Direction, DirectionRule,
-    FirstMove, Goal, GrandSlam, Laps, LastFourRule, Leftover, MAX_REGISTERED, MoveChoice,
-    MoveFilter, OwnEnd, RegisterError, RoundFill, RoundStarter, Rounds, Rules, Start, Unfed,
-    UnknownVariant, Variant,
+    CaptureCounts, CaptureExtraMove, CaptureSide, ChildApart, ChildMaking, Children, Direction,
+    DirectionRule, FirstMove, Goal, GrandSlam, Laps, LastFourRule, Leftover, MAX_REGISTERED,
+    MoveChoice, MoveFilter, OwnEnd, RegisterError, RoundFill, RoundStarter, Rounds, Rules, Start,
+    Unfed, UnknownVariant, Variant,
 };

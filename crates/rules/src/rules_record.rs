@@ -6,9 +6,9 @@
 /// The most pits a row has in any game (Anywoli).
 pub const MAX_ROW: usize = 12;
 
-/// The most counters any game may have: every count fits in the capture sets and the landing
-/// table, and every total in a byte.
-pub const MAX_COUNTERS: u32 = 127;
+/// The most counters any game may have: every count and total fits in a byte (a pit's count, a
+/// capture set's bit, a landing table's hand), and every final margin in the search's 9 bits.
+pub const MAX_COUNTERS: u32 = 255;
 
 /// Sowing direction, as seen from above with South at the bottom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -100,19 +100,19 @@ pub enum MoveChoice {
 }
 
 /// Counts that a capture takes, as a bit set (bit `c` set means a pit holding `c` is taken).
-/// 128 bits: every count a pit can hold (at most 127) has its bit, so a test needs no range check.
+/// 256 bits: every count a pit can hold (a byte) has its bit, so a test needs no range check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CaptureCounts(u128);
+pub struct CaptureCounts([u128; 2]);
 
 impl CaptureCounts {
     /// No count captures.
-    pub const NONE: CaptureCounts = CaptureCounts(0);
+    pub const NONE: CaptureCounts = CaptureCounts([0; 2]);
 
     pub const fn of(counts: &[u8]) -> Self {
-        let mut bits = 0u128;
+        let mut bits = [0u128; 2];
         let mut i = 0;
         while i < counts.len() {
-            bits |= 1 << (counts[i] & 127);
+            bits[(counts[i] >> 7) as usize] |= 1 << (counts[i] & 127);
             i += 1;
         }
         CaptureCounts(bits)
@@ -120,17 +120,17 @@ impl CaptureCounts {
 
     #[inline]
     pub const fn contains(self, count: u8) -> bool {
-        (self.0 >> (count & 127)) & 1 != 0
+        (self.0[(count >> 7) as usize] >> (count & 127)) & 1 != 0
     }
 
     /// Whether no count captures.
     pub const fn is_empty(self) -> bool {
-        self.0 == 0
+        self.0[0] == 0 && self.0[1] == 0
     }
 
     /// The counts, smallest first.
     pub fn counts(self) -> Vec<u8> {
-        (0..128u8).filter(|&c| self.contains(c)).collect()
+        (0..=u8::MAX).filter(|&c| self.contains(c)).collect()
     }
 }
 
@@ -363,6 +363,23 @@ pub struct Children {
     /// A last counter into a child of the opponent takes this many counters from it (all it
     /// holds where it holds fewer), a capture; 0: no such rule.
     pub landing_takes: u8,
+    /// The places of each row (bit `p` for its owner's pit `p`, from 0 at its left) where no
+    /// child is made.
+    pub barred_places: u16,
+    /// Which pit of the other row may not already be a child where one is made.
+    pub apart: ChildApart,
+}
+
+/// A pit of the other row that keeps a child from being made (MancalaGames' Toguz games: two
+/// children never face each other, or never share a letter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChildApart {
+    /// No such rule.
+    Anywhere,
+    /// The other row's pit of the same letter (`C` and `c`) must not be a child.
+    SameLetter,
+    /// The pit facing it must not be a child.
+    Facing,
 }
 
 /// How a move makes a child, at its end, before any capture (a move that makes one captures
@@ -585,6 +602,9 @@ pub struct Rules {
     /// (`laps` single's counts), instead of the last counter's pit alone; elsewhere it takes
     /// nothing.
     pub capture_every_count: bool,
+    /// A move keeps one counter in its pit (its first counter is sown back into it) and sows the
+    /// rest from the next pit; a pit of a single counter sows it into the next pit.
+    pub origin_keeps_one: bool,
 }
 
 impl Rules {

@@ -5,8 +5,9 @@ use super::position::{Ending, MAX_PITS, Position};
 use super::side::Side;
 use super::spec::Spec;
 use super::variant::{
-    CaptureCounts, CaptureExtraMove, CaptureSide, ChildMaking, Children, Direction, DirectionRule,
-    FirstMove, GrandSlam, Laps, MoveChoice, PassingCaptures, RelayFrom, Rules, Unfed,
+    CaptureCounts, CaptureExtraMove, CaptureSide, ChildApart, ChildMaking, Children, Direction,
+    DirectionRule, FirstMove, GrandSlam, Laps, MoveChoice, PassingCaptures, RelayFrom, Rules,
+    Unfed,
 };
 
 /// The rules the move `mv` from `origin` holding `hand` counters is sown under: the game's, with
@@ -608,6 +609,7 @@ impl Position {
         match rules.laps {
             Laps::Single { .. }
                 if !rules.plain_ring()
+                    || rules.origin_keeps_one
                     || rules.capture_empty_opposite
                     || rules.capture_past_empty
                     || rules.direction_rule != DirectionRule::Fixed
@@ -910,7 +912,17 @@ impl Position {
             CaptureSide::Own => self.owner(landing) == mover,
             CaptureSide::Opponent => self.owner(landing) != mover,
         };
-        if taken >> landing & 1 != 0 || !on_side {
+        let n = rules.pits_per_row;
+        let kept_apart = match children.apart {
+            ChildApart::Anywhere => false,
+            ChildApart::SameLetter => taken >> ((landing + n) % (2 * n)) & 1 != 0,
+            ChildApart::Facing => taken >> (2 * n - 1 - landing) & 1 != 0,
+        };
+        if taken >> landing & 1 != 0
+            || !on_side
+            || children.barred_places >> (landing % n) & 1 != 0
+            || kept_apart
+        {
             return None;
         }
         let count = self.pits[landing];
@@ -1185,18 +1197,29 @@ impl Position {
             self.captured[mover.index()] += 1;
             tell(PassingStep::Store(mover));
         }
-        if rules.passing_captures != PassingCaptures::Off
+        // A pit that keeps one counter is sown as if it held one fewer, and given it back
+        // before any capture (no rule in passing goes with it).
+        // (Relay laps, which would keep one at every lap's origin, do not go with the rule.)
+        let kept = rules.origin_keeps_one && self.pits[origin] >= 2;
+        if kept {
+            self.pits[origin] -= 1;
+            tell(PassingStep::Pit(origin));
+        }
+        let last = if rules.passing_captures != PassingCaptures::Off
             || (rules.blocks_pits() && self.blocked != 0)
         {
-            return self.sow_lap_passing(rules, origin, captures, tell);
-        }
-        let before = *self;
-        let last = if rules.plain_ring() {
-            LastCounter::Pit(self.sow_lap(rules, origin))
+            self.sow_lap_passing(rules, origin, captures, tell)
         } else {
-            self.sow_lap_with_store_or_skip(rules, origin)
+            let before = *self;
+            let last = if rules.plain_ring() {
+                LastCounter::Pit(self.sow_lap(rules, origin))
+            } else {
+                self.sow_lap_with_store_or_skip(rules, origin)
+            };
+            tell(PassingStep::Lap { before, origin });
+            last
         };
-        tell(PassingStep::Lap { before, origin });
+        self.pits[origin] += kept as u8;
         last
     }
 
@@ -1615,8 +1638,16 @@ impl Position {
             ahead_origin = next_lap_origin(&mut ahead, ahead_origin, &lap);
         }
         *self = first;
+        self.keep_last_landing_open(first_origin);
         effect.endless = true;
         LapEnd::Done
+    }
+
+    /// An endless move stops with its last landing pit keeping its counters (the lap that
+    /// would lift them is not sown): a pit the last lap closed is then not closed, since a
+    /// closed pit holds nothing.
+    fn keep_last_landing_open(&mut self, landing: usize) {
+        self.blocked &= !(1 << landing);
     }
 }
 
@@ -1637,6 +1668,7 @@ impl Position {
                 end => return end,
             }
         }
+        self.keep_last_landing_open(lap_origin);
         effect.endless = true;
         LapEnd::Done
     }

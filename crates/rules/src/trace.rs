@@ -231,6 +231,10 @@ impl Position {
                 LapEnd::Done => return,
             }
         }
+        // The last landing keeps its counters: a pit its lap closed stays open.
+        if let Some(SowStep::Closes { .. }) = steps.last() {
+            steps.pop();
+        }
         steps.push(SowStep::Endless);
     }
 
@@ -246,7 +250,14 @@ impl Position {
         sown.pits[origin] = 0;
         let mut place = Place::Pit(origin);
         let mut last = place;
-        for _ in 0..hand {
+        let mut left = hand;
+        if rules.origin_keeps_one && hand >= 2 {
+            // Its first counter back into the pit.
+            sown.pits[origin] = 1;
+            steps.push(SowStep::Drop { pit: origin });
+            left -= 1;
+        }
+        for _ in 0..left {
             place = next_place(self, rules, origin, place);
             match place {
                 Place::Pit(pit) => {

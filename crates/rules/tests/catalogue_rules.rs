@@ -2688,3 +2688,128 @@ fn a_last_counter_in_reach_takes_every_opponent_s_pit_of_a_capture_count() {
         "C:1 a xa:2>S xb:4>S"
     );
 }
+
+#[test]
+fn a_move_keeps_one_counter_in_its_pit_and_a_single_counter_moves_on() {
+    let keeps = game("origin-keeps-one", "origin-keeps-one = true\n");
+    // `A`'s first counter goes back into `A`, the other two into `B` and `C`.
+    assert_eq!(play(keeps, "3-0-0-0-0-0-0-0-S", "A").0, "1-1-1-0-0-0-0-0-N");
+    // A single counter goes to the next pit.
+    assert_eq!(play(keeps, "1-0-0-0-0-0-0-0-S", "A").0, "0-1-0-0-0-0-0-0-N");
+    // Seven counters: one kept, six round the ring of six, the last back into `A`.
+    assert_eq!(play(keeps, "7-0-0-0-0-0-0-0-S", "A").0, "2-1-1-1-1-1-0-0-N");
+    let plain = game("origin-sown-away", "");
+    assert_eq!(play(plain, "7-0-0-0-0-0-0-0-S", "A").0, "1-2-1-1-1-1-0-0-N");
+    // The last pit is the one a hand one smaller reaches: `C`'s two counters end in `a`, which
+    // the capture of 2 takes (sown away, they would end in `b`, with 1).
+    let capturing = game(
+        "origin-keeps-one-captures",
+        "origin-keeps-one = true\ncapture-counts = [2]\ncapture-side = \"opponent\"\n",
+    );
+    assert_eq!(
+        play(capturing, "0-0-2-1-0-0-0-0-S", "C").0,
+        "0-0-1-0-0-0-2-0-N"
+    );
+    let trace = position(capturing, "0-0-2-1-0-0-0-0-S")
+        .trace_move(mv("C"))
+        .unwrap();
+    assert_eq!(trace.to_string(), "C:2 C a xa:2>S");
+    // Laps that would keep one at every lap's origin are refused.
+    let error = definition::parse(
+        "name = \"k\"\npits-per-row = 3\nstart = 2\norigin-keeps-one = true\nlaps = \"relay\"\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "origin-keeps-one");
+}
+
+#[test]
+fn no_child_is_made_at_a_barred_place_of_either_row() {
+    let barred = game(
+        "children-barred",
+        "child-count = 3\nchild-barred-places = [3]\n",
+    );
+    // `C` makes `c` (North's third place) hold 3: barred, no child.
+    assert_eq!(
+        play(barred, "0-0-3-0-0-2-2-2-S", "C").0,
+        "0-0-0-1-1-3-2-2-N"
+    );
+    // `b`, the second place, may be one.
+    assert_eq!(
+        play(barred, "0-0-2-0-2-0-2-2-S", "C").0,
+        "0-0-0-1-3s-0-2-2-N"
+    );
+    // South's own third place `C` is barred too: North's `c` makes it hold 3.
+    assert_eq!(
+        play(barred, "1-1-0-0-0-3-2-2-N", "c").0,
+        "2-2-1-0-0-0-2-2-S"
+    );
+    assert_eq!(
+        play(barred, "2-0-2-0-0-3-2-2-N", "c").0,
+        "3-1-3-0-0-0-2-2-S"
+    );
+    // Its first place `A` may be one: North's `c` makes it hold 3.
+    assert_eq!(
+        play(barred, "2-0-0-0-0-1-2-2-N", "c").0,
+        "3n-0-0-0-0-0-2-2-S"
+    );
+    // A place beyond the row is refused.
+    let error = definition::parse(
+        "name = \"b\"\npits-per-row = 3\nstart = 2\nchild-count = 3\nchild-barred-places = [4]\n",
+    )
+    .unwrap_err();
+    assert_eq!(
+        (error.field.as_str(), error.why.as_str()),
+        ("child-barred-places", "4 is not a place in a row of 3 pits")
+    );
+}
+
+#[test]
+fn no_child_where_the_other_row_s_pit_of_its_letter_or_facing_it_is_one() {
+    let same_letter = game(
+        "children-apart-letter",
+        "child-count = 3\nchild-apart = \"same-letter\"\n",
+    );
+    let facing = game(
+        "children-apart-facing",
+        "child-count = 3\nchild-apart = \"facing\"\n",
+    );
+    // `B` makes `a` hold 3. `A`, of the same letter, is North's child: no child for the first
+    // game; `a` faces `C`, no child: a child for the second.
+    let before = "1n-2-0-2-0-0-2-2-S";
+    assert_eq!(play(same_letter, before, "B").0, "1n-0-1-3-0-0-2-2-N");
+    assert_eq!(play(facing, before, "B").0, "1n-0-1-3s-0-0-2-2-N");
+    // With North's child at `C` instead (sown into as any pit), the other way round.
+    let before = "0-2-1n-2-0-0-2-2-S";
+    assert_eq!(play(same_letter, before, "B").0, "0-0-2n-3s-0-0-2-2-N");
+    assert_eq!(play(facing, before, "B").0, "0-0-2n-3-0-0-2-2-N");
+    // The rule needs children.
+    let error =
+        definition::parse("name = \"a\"\npits-per-row = 3\nstart = 2\nchild-apart = \"facing\"\n")
+            .unwrap_err();
+    assert_eq!(error.field, "child-apart");
+}
+
+#[test]
+fn an_endless_move_s_last_landing_keeps_its_counters_and_does_not_close() {
+    // Found by the property test: the 40th lap of `B` ends in `e`, leaving 4 there, which
+    // would close it, but the move is endless and stops before that lap is sown on.
+    let closing = definition::register(
+        "name = \"closing-endless\"\npits-per-row = 5\n\
+         start = [11, 2, 18, 15, 6, 12, 8, 1, 13, 16]\nlap-limit = 40\ncapture-side = \"any\"\n\
+         direction-by = \"first-move\"\nempty-landing-gives-store = true\nlaps = \"relay\"\n\
+         closes-pits-at = 4\nno-progress-limit = 0\n",
+    )
+    .unwrap();
+    let mut pos = position(closing, "2-2-x-1-9-20-14-2-0-37-0-0-S-<");
+    assert!(pos.play(mv("B")).unwrap().endless);
+    assert_eq!(pos.to_string(), "5-2-x-0-1-22-6-19-28-4-0-0-N-<");
+    assert_eq!(
+        Position::from_position_string(closing, &pos.to_string()),
+        Ok(pos)
+    );
+    let told = position(closing, "2-2-x-1-9-20-14-2-0-37-0-0-S-<")
+        .trace_move(mv("B"))
+        .unwrap()
+        .to_string();
+    assert!(told.ends_with(" e endless"), "{told}");
+}

@@ -154,7 +154,13 @@ pub fn game_definition() -> impl Strategy<Value = String> {
     fn loads(lines: &[String]) -> bool {
         mancala_rules::definition::parse(&format!("name = \"t\"\n{}\n", lines.join("\n"))).is_ok()
     }
-    let board = (2usize..=12, 1u32..=5, any::<bool>(), any::<u64>());
+    // Now and then more counters than a byte's signed half (127), up to the engine's 255.
+    let board = (
+        2usize..=12,
+        prop_oneof![6 => 1u32..=5, 1 => 6u32..=10],
+        any::<bool>(),
+        any::<u64>(),
+    );
     let single = (
         (
             any::<bool>(), // clockwise
@@ -217,8 +223,8 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         start[0] = 1;
                     }
                 }
-                // At most the engine's 127 counters.
-                while start.iter().sum::<u32>() > 120 {
+                // At most the engine's 255 counters.
+                while start.iter().sum::<u32>() > 250 {
                     let most = (0..start.len()).max_by_key(|&i| start[i]).unwrap();
                     start[most] -= 1;
                 }
@@ -811,6 +817,15 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                     if more >> 24 & 1 != 0 {
                         kin.push(format!("child-landing-takes = {}", 1 + (more >> 25) % 3));
                     }
+                    // Places barred to children, and a pit of the other row that keeps one
+                    // from being made.
+                    if more >> 28 & 1 != 0 {
+                        kin.push(format!("child-barred-places = [{}]", 1 + (more >> 29) % 2));
+                    }
+                    kin.push(format!(
+                        "child-apart = \"{}\"",
+                        ["anywhere", "same-letter", "facing"][(more >> 32) as usize % 3]
+                    ));
                     if loads(&kin) {
                         lines = kin;
                     }
@@ -902,6 +917,16 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                     every.push("capture-every-count = true".into());
                     if loads(&every) {
                         lines = every;
+                    }
+                }
+                // A first counter kept in its pit (one file in four, where the file still
+                // loads: one lap, no captures in passing, no counter of each lap to the store,
+                // no skipped origin, no filter that looks at the last pit).
+                if opening >> 22 & 3 == 0 {
+                    let mut keeps = lines.clone();
+                    keeps.push("origin-keeps-one = true".into());
+                    if loads(&keeps) {
+                        lines = keeps;
                     }
                 }
                 let body = lines.join("\n") + "\n";

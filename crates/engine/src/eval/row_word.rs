@@ -1,7 +1,8 @@
 //! A row of pits packed into machine words, so that the evaluation counts over a row (counters,
 //! non-empty pits, big pits, threes) with a few word operations instead of a loop with a branch
-//! per pit ("SIMD within a register"). Every count a pit can hold is below 128, which is what
-//! keeps the byte lanes from carrying into each other.
+//! per pit ("SIMD within a register"). A lane's high bit is set only where its pit holds 128
+//! counters or more (one pit at most: no game has more than 255), which is tested apart, so
+//! that the lanes never carry into each other.
 
 use mancala_rules::{MAX_ROW, Position, Side, Spec};
 
@@ -30,7 +31,7 @@ impl RowWord {
     /// Counters in the row.
     #[inline(always)]
     pub fn total(self) -> i32 {
-        // The top byte of the product is the sum of all bytes (at most 98: no carry).
+        // The top byte of the product is the sum of all bytes (at most 255: no carry).
         let sum = |w: u64| (w.wrapping_mul(ONES) >> 56) as i32;
         sum(self.0[0]) + sum(self.0[1])
     }
@@ -44,7 +45,9 @@ impl RowWord {
     /// Pits holding at least `k` counters (`k` from 1 to 128).
     #[inline(always)]
     pub fn at_least(self, k: u8) -> i32 {
-        let lanes = |w: u64| w + ONES * (0x80 - k as u64);
+        // The low 7 bits plus 128 - k reach the high bit where they are k or more; a lane of
+        // 128 or more has it already.
+        let lanes = |w: u64| ((w & LOW7) + ONES * (0x80 - k as u64)) | w;
         count_high(self.0[0], lanes) + count_high(self.0[1], lanes)
     }
 
@@ -104,5 +107,8 @@ mod tests {
             Variant::Anywoli,
             "3-3-0-1-24-3-7-0-0-0-3-3-3-0-0-3-1-2-3-0-27-0-3-3-4-0-S-S-S",
         );
+        // Kalah takes any total: a pit of 128 or more has its lane's high bit set.
+        check::<spec::Kalah>(Variant::Kalah, "200-1-0-13-14-0-0-0-0-0-0-15-0-0-S");
+        check::<spec::Kalah>(Variant::Kalah, "0-0-0-0-0-14-0-0-241-0-0-0-0-0-N");
     }
 }

@@ -8,9 +8,10 @@
 
 use mancala_rules::{Direction, Position, Side, Spec};
 
-/// Mixing constants. Every byte has its high bit set while no packed byte does (counts stay below
-/// 128, the other fields are small), so no word xor-ed with its constant is zero, which would
-/// blind a multiplication to its other factor.
+/// Mixing constants. Every byte has its high bit set while at most one packed byte of a word
+/// does (a count of 128 or more: no game has 256 counters; the other fields are small), so no
+/// word xor-ed with its constant is zero, which would blind a multiplication to its other
+/// factor.
 const K: [u64; 6] = {
     let mut k = [
         0xA076_1D64_78BD_642F,

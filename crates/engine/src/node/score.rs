@@ -11,8 +11,8 @@ pub type Value = i32;
 
 /// Base of proven results; heuristic values stay strictly inside `(-WIN, WIN)`.
 pub const WIN: Value = 40_000;
-/// Above any score.
-pub const INFINITY: Value = 100_000;
+/// Above any score (a proven win by the most counters a game may have is `WIN + 256 · 255`).
+pub const INFINITY: Value = 200_000;
 /// Plies that a search line may reach (proven scores encode the distance in 8 bits).
 pub const MAX_PLY: usize = 128;
 /// The bound on heuristic evaluations.
@@ -85,10 +85,16 @@ pub fn from_table(value: Value, ply: usize) -> Value {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scored {
     pub value: Value,
-    pub lo: i8,
-    pub hi: i8,
+    pub lo: Margin,
+    pub hi: Margin,
     pub anchor: u8,
 }
+
+/// A final margin, in counters: at most the game's counters either way (255), so 9 bits hold it.
+pub type Margin = i16;
+
+/// Below every margin a game can end with: the bounds of a node that has searched no move.
+pub const NO_MARGIN: Margin = -256;
 
 /// The anchor of a result that depends on nothing above its position.
 pub const OWN: u8 = u8::MAX;
@@ -99,8 +105,8 @@ impl Scored {
     pub fn game_end(margin: i32, ply: usize) -> Scored {
         Scored {
             value: proven(margin, ply),
-            lo: margin as i8,
-            hi: margin as i8,
+            lo: margin as Margin,
+            hi: margin as Margin,
             anchor: OWN,
         }
     }
@@ -111,8 +117,8 @@ impl Scored {
     pub fn judged(value: Value, captured_margin: i32, on_board: i32) -> Scored {
         Scored {
             value,
-            lo: (captured_margin - on_board).clamp(-127, 0) as i8,
-            hi: (captured_margin + on_board).clamp(0, 127) as i8,
+            lo: (captured_margin - on_board).clamp(-255, 0) as Margin,
+            hi: (captured_margin + on_board).clamp(0, 255) as Margin,
             anchor: OWN,
         }
     }
@@ -196,7 +202,7 @@ mod tests {
 
     #[test]
     fn proven_scores_round_trip_and_order() {
-        for margin in [-98, -3, -1, 1, 2, 98] {
+        for margin in [-255, -98, -3, -1, 1, 2, 98, 162, 255] {
             for ply in [0, 1, 7, MAX_PLY - 1] {
                 let value = proven(margin, ply);
                 let plies = if margin > 0 {
@@ -214,6 +220,7 @@ mod tests {
         assert!(proven(-2, 5) > proven(-2, 3), "slower loss first");
         assert!(proven(-1, 0) < -MAX_EVAL);
         assert_eq!(proven(0, 4), 0);
+        assert!(proven(255, 0) < INFINITY && proven(-255, 0) > -INFINITY);
         assert_eq!(Score::from_value(-250), Score::Centi(-250));
     }
 }

@@ -4,7 +4,7 @@
 //! threads storing the same slot at once) leaves a pair whose xor matches no key, so it is simply
 //! never found. The data word holds, from the low bits: the value (20 bits, signed), the depth
 //! (8), the best move (5), the bound (2), the generation (8), and the bounds on the final margin
-//! (8 + 8, signed). Entries come in buckets of four (one cache line); a new entry replaces the same
+//! (9 + 9, signed). Entries come in buckets of four (one cache line); a new entry replaces the same
 //! position, else the shallowest entry, older generations first.
 //!
 //! A result that depends on the line that reached its position (a repetition or no-progress end
@@ -16,7 +16,7 @@
 use std::alloc::{self, Layout};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use crate::node::score::Value;
+use crate::node::score::{Margin, Value};
 use mancala_rules::Move;
 
 /// What a stored score means.
@@ -37,8 +37,8 @@ pub struct Entry {
     pub bound: Bound,
     pub best: Option<Move>,
     /// Bounds on the true final margin (see [`crate::node::score::Scored`]).
-    pub lo: i8,
-    pub hi: i8,
+    pub lo: Margin,
+    pub hi: Margin,
     /// Whether the result is the position's own; `false` for the result of a line of the current
     /// search (found only by that search).
     pub own: bool,
@@ -52,8 +52,17 @@ const MOVE_MASK: u64 = (1 << Move::CODE_BITS) - 1;
 const BOUND_SHIFT: u32 = MOVE_SHIFT + Move::CODE_BITS;
 const GENERATION_SHIFT: u32 = BOUND_SHIFT + 2;
 const LO_SHIFT: u32 = GENERATION_SHIFT + 8;
-const HI_SHIFT: u32 = LO_SHIFT + 8;
-const _: () = assert!(HI_SHIFT + 8 <= 64, "an entry's data is one word");
+const HI_SHIFT: u32 = LO_SHIFT + MARGIN_BITS;
+const _: () = assert!(HI_SHIFT + MARGIN_BITS <= 64, "an entry's data is one word");
+/// A margin's bits: every margin from [`crate::node::score::NO_MARGIN`] to 255.
+const MARGIN_BITS: u32 = 9;
+const MARGIN_MASK: u64 = (1 << MARGIN_BITS) - 1;
+
+/// The signed margin in the `MARGIN_BITS` bits of `data` from `shift`.
+#[inline]
+fn unpack_margin(data: u64, shift: u32) -> Margin {
+    (((data >> shift) << (64 - MARGIN_BITS)) as i64 >> (64 - MARGIN_BITS)) as Margin
+}
 
 /// The signed value in the low `VALUE_BITS` bits of `data`.
 #[inline]
@@ -211,8 +220,8 @@ impl TranspositionTable {
                     depth: (data >> DEPTH_SHIFT) as u8,
                     bound,
                     best: decode_move((data >> MOVE_SHIFT) & MOVE_MASK, pits_per_row),
-                    lo: (data >> LO_SHIFT) as u8 as i8,
-                    hi: (data >> HI_SHIFT) as u8 as i8,
+                    lo: unpack_margin(data, LO_SHIFT),
+                    hi: unpack_margin(data, HI_SHIFT),
                     own: stored == key,
                 });
             }
@@ -267,8 +276,8 @@ impl TranspositionTable {
             | encode_move(best, pits_per_row) << MOVE_SHIFT
             | (bound as u64) << BOUND_SHIFT
             | (generation as u64) << GENERATION_SHIFT
-            | (lo as u8 as u64) << LO_SHIFT
-            | (hi as u8 as u64) << HI_SHIFT;
+            | (lo as u64 & MARGIN_MASK) << LO_SHIFT
+            | (hi as u64 & MARGIN_MASK) << HI_SHIFT;
         let slot = &bucket[2 * victim..2 * victim + 2];
         let key = if own { key } else { salted };
         slot[0].store(key ^ data, Ordering::Relaxed);
@@ -355,10 +364,31 @@ mod tests {
 
     #[test]
     fn every_value_and_bound_round_trips() {
-        use crate::node::score::{INFINITY, proven};
+        use crate::node::score::{INFINITY, NO_MARGIN, proven};
         let table = TranspositionTable::new(1).unwrap();
-        for value in [-INFINITY, proven(-98, 0), -1, 0, 1, proven(98, 3), INFINITY] {
-            for (lo, hi) in [(-98, 98), (-98, -98), (0, 0), (98, 98), (-5, 7)] {
+        let values = [
+            -INFINITY,
+            proven(-255, 0),
+            proven(-98, 0),
+            -1,
+            0,
+            1,
+            proven(98, 3),
+            proven(255, 127),
+            INFINITY,
+        ];
+        for value in values {
+            let margins = [
+                (-98, 98),
+                (-98, -98),
+                (0, 0),
+                (98, 98),
+                (-5, 7),
+                (-255, 255),
+                (NO_MARGIN, NO_MARGIN),
+                (162, 200),
+            ];
+            for (lo, hi) in margins {
                 let stored = Entry {
                     lo,
                     hi,

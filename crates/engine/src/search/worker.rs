@@ -10,7 +10,7 @@ use crate::eval::evaluate_for;
 use crate::node::child::Child;
 use crate::node::keys::{position_key_for, table_key};
 use crate::node::score::{
-    INFINITY, MAX_EVAL, MAX_PLY, OWN, Score, Scored, Value, from_table, is_proven_loss,
+    INFINITY, MAX_EVAL, MAX_PLY, NO_MARGIN, OWN, Score, Scored, Value, from_table, is_proven_loss,
     is_proven_win, to_table,
 };
 use mancala_rules::{
@@ -123,7 +123,7 @@ impl RootResult {
             .iter()
             .map(|(_, s)| s.lo)
             .max()
-            .unwrap_or(i8::MIN);
+            .unwrap_or(NO_MARGIN);
         let rank_of = |mv: Move, scored: &Scored| {
             // The line's own value for its first move (the list holds the same, or a bound).
             let value = if mv == first {
@@ -531,8 +531,8 @@ impl<'a, S: Spec> Worker<'a, S> {
         let mut best_move = None;
         // Bounds on this node's margin: the best proven lower bound of the moves searched, and
         // the best upper bound, which holds only if every move is searched.
-        let mut lo = i8::MIN;
-        let mut hi = i8::MIN;
+        let mut lo = NO_MARGIN;
+        let mut hi = NO_MARGIN;
         let mut anchor = OWN;
         let mut cut = false;
         let mover = pos.side_to_move().index();
@@ -647,8 +647,8 @@ impl<'a, S: Spec> Worker<'a, S> {
             // Every root move is excluded (MultiPV beyond the number of moves).
             return Ok(Scored {
                 value: -INFINITY,
-                lo: i8::MIN,
-                hi: i8::MIN,
+                lo: NO_MARGIN,
+                hi: NO_MARGIN,
                 anchor: OWN,
             });
         }
@@ -826,10 +826,10 @@ pub fn is_proven(value: Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::node::score::proven;
+    use crate::node::score::{Margin, proven};
     use mancala_rules::Side;
 
-    fn scored(value: Value, lo: i8, hi: i8) -> Scored {
+    fn scored(value: Value, lo: Margin, hi: Margin) -> Scored {
         Scored {
             value,
             lo,

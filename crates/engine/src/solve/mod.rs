@@ -59,9 +59,9 @@ const ETC_ABOVE_TABLES: u32 = 8;
 /// No cycle closed on a position above.
 const NO_CYCLE: u32 = u32::MAX;
 
-/// Below and above any margin.
-const LOWEST: i32 = -127;
-const HIGHEST: i32 = 127;
+/// Below and above any margin (a game has at most 255 counters).
+const LOWEST: i32 = -256;
+const HIGHEST: i32 = 256;
 
 /// When the solver must give up.
 #[derive(Clone, Copy)]

@@ -72,7 +72,10 @@ impl ProofTable {
 
     /// `key` made a key of the question "at least `target`" (a bound on what the board yields).
     fn question(key: u64, target: i32) -> u64 {
+        // The low byte, and what lies beyond it (nothing in a game of at most 127 counters).
+        let beyond = (target - target as i8 as i32) as u64;
         key ^ ((target as i8 as u8 as u64) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ beyond.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
     }
 
     /// Starts loading `question`'s bucket into the cache.

@@ -104,8 +104,8 @@ impl SolverTable {
     /// already proves of the same position; a new position takes the bucket's cheapest slot.
     pub(super) fn store(&self, key: u64, n: usize, margin: i32, bounds: Bounds, effort: u8) {
         let bucket = self.slots.bucket(key);
-        let mut lo = to_yield(bounds.lo, margin);
-        let mut hi = to_yield(bounds.hi, margin);
+        let mut lo = to_yield(bounds.lo, margin, BoundKind::Lower);
+        let mut hi = to_yield(bounds.hi, margin, BoundKind::Upper);
         let mut best = bounds.best;
         let slot = match GrowingBuckets::find(bucket, key) {
             Some((same, data)) => {
@@ -126,19 +126,41 @@ impl SolverTable {
     }
 }
 
-/// A bound on a value as a bound on what the board yields beyond the captured `margin`; the
-/// unbounded ends stay unbounded, and a bound past them becomes no bound (never a wrong one).
-pub(super) fn to_yield(bound: i32, margin: i32) -> i32 {
-    if bound <= LOWEST || bound >= HIGHEST {
-        return bound.clamp(LOWEST, HIGHEST);
+/// Which bound of a value a yield stands for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum BoundKind {
+    Lower,
+    Upper,
+}
+
+/// The stored yields are signed bytes: ±127 stand for no bound.
+const UNBOUNDED_YIELD: i32 = 127;
+
+/// A bound on a value as a bound on what the board yields beyond the captured `margin`, in the
+/// byte the table stores; the unbounded ends stay unbounded, and a yield past what a byte holds
+/// becomes a weaker bound or none (never a wrong one: a board yields more than 126 only in a
+/// game of more than 126 counters).
+pub(super) fn to_yield(bound: i32, margin: i32, kind: BoundKind) -> i32 {
+    if bound <= LOWEST {
+        return -UNBOUNDED_YIELD;
     }
-    (bound - margin).clamp(LOWEST, HIGHEST)
+    if bound >= HIGHEST {
+        return UNBOUNDED_YIELD;
+    }
+    let y = bound - margin;
+    match kind {
+        BoundKind::Lower => y.clamp(-UNBOUNDED_YIELD, UNBOUNDED_YIELD - 1),
+        BoundKind::Upper => y.clamp(1 - UNBOUNDED_YIELD, UNBOUNDED_YIELD),
+    }
 }
 
 /// [`to_yield`] undone.
 pub(super) fn from_yield(bound: i32, margin: i32) -> i32 {
-    if bound <= LOWEST || bound >= HIGHEST {
-        return bound;
+    if bound <= -UNBOUNDED_YIELD {
+        return LOWEST;
+    }
+    if bound >= UNBOUNDED_YIELD {
+        return HIGHEST;
     }
     (bound + margin).clamp(LOWEST, HIGHEST)
 }

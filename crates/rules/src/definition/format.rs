@@ -7,9 +7,10 @@ use std::fmt;
 // `crate::` paths: the build script reads the built-in games' files with this module too, with
 // `rules_record` at its root as the library has it.
 use crate::rules_record::{
-    CaptureCounts, CaptureExtraMove, CaptureSide, ChildMaking, Children, Direction, DirectionRule,
-    FirstMove, Goal, GrandSlam, Laps, Leftover, MAX_COUNTERS, MAX_ROW, MoveChoice, MoveFilter,
-    OwnEnd, PassingCaptures, RelayFrom, RoundFill, RoundStarter, Rounds, Rules, Start, Unfed,
+    CaptureCounts, CaptureExtraMove, CaptureSide, ChildApart, ChildMaking, Children, Direction,
+    DirectionRule, FirstMove, Goal, GrandSlam, Laps, Leftover, MAX_COUNTERS, MAX_ROW, MoveChoice,
+    MoveFilter, OwnEnd, PassingCaptures, RelayFrom, RoundFill, RoundStarter, Rounds, Rules, Start,
+    Unfed,
 };
 
 /// What is wrong with a game file: the field (or line) and why.
@@ -57,7 +58,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 75] = [
+pub const FIELDS: [(&str, &str, &str); 78] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -68,7 +69,7 @@ pub const FIELDS: [(&str, &str, &str); 75] = [
     (
         "start",
         "a count, or a list of one count a pit",
-        "the counters of the start position, in pit-number order",
+        "the counters of the start position, in pit-number order (at most 255 in all)",
     ),
     (
         "random-start",
@@ -587,6 +588,25 @@ pub const FIELDS: [(&str, &str, &str); 75] = [
          pit alone; elsewhere it takes nothing (laps `single`, no other capture rule, grand \
          slams that capture, no territory)",
     ),
+    (
+        "child-barred-places",
+        "a list of places in a row, 1 for its owner's leftmost pit",
+        "with `child-count`: no child is made in the pits at these places of either row",
+    ),
+    (
+        "child-apart",
+        "`\"anywhere\"`, `\"same-letter\"`, `\"facing\"`",
+        "with `child-count`: no child is made where the other row's pit of the same letter \
+         (`C` and `c`), or the pit facing it, is a child",
+    ),
+    (
+        "origin-keeps-one",
+        "`true`, `false`",
+        "a move sows its first counter back into its own pit, and the rest from the next pit \
+         on; a pit of a single counter sows it into the next pit (laps `single`, no captures \
+         in passing, no counter of each lap to the store, no skipped origin, direction \
+         `fixed` or the player's, no move filter that looks at the last pit)",
+    ),
 ];
 
 /// The words of a game file's first moves (read and written by the same table).
@@ -606,6 +626,13 @@ const CHILD_MAKINGS: [(&str, ChildMaking); 3] = [
     ("count", ChildMaking::Count),
     ("one-each", ChildMaking::OneEach),
     ("facing-pair", ChildMaking::FacingPair),
+];
+
+/// The words of a game file's `ChildApart` values (read and written by the same table).
+const CHILD_APARTS: [(&str, ChildApart); 3] = [
+    ("anywhere", ChildApart::Anywhere),
+    ("same-letter", ChildApart::SameLetter),
+    ("facing", ChildApart::Facing),
 ];
 
 /// The words of a game file's `RoundFill` values (read and written by the same table).
@@ -945,6 +972,31 @@ fn counts_field(f: &mut Fields, key: &str) -> Result<CaptureCounts, DefinitionEr
     Ok(CaptureCounts::of(&counts))
 }
 
+/// A list of places in a row of `n` pits (1 for its owner's leftmost) as a bit each (bit
+/// `p - 1` for place `p`); an absent field is no place.
+fn places_field(f: &mut Fields, key: &str, n: usize) -> Result<u16, DefinitionError> {
+    match f.take(key) {
+        None => Ok(0),
+        Some(Value::List(places)) => {
+            let mut bits = 0u16;
+            for &place in &places {
+                if place == 0 || place > n as u64 {
+                    return Err(error(
+                        key,
+                        format!("{place} is not a place in a row of {n} pits"),
+                    ));
+                }
+                bits |= 1 << (place - 1);
+            }
+            Ok(bits)
+        }
+        Some(other) => Err(error(
+            key,
+            format!("{} is not a list of places", other.describe()),
+        )),
+    }
+}
+
 /// Reads a game file into its rules, checked for consistency and for rules the engine
 /// implements.
 pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
@@ -1056,28 +1108,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let single_counter_takes_facing = f.bool("single-counter-takes-facing", false)?;
     let opening_from_rightmost = f.bool("opening-from-rightmost", false)?;
     let no_crossing_back = f.bool("no-crossing-back", false)?;
-    let chosen_direction_pits = match f.take("chosen-direction-pits") {
-        None => 0u16,
-        Some(Value::List(places)) => {
-            let mut bits = 0u16;
-            for &place in &places {
-                if place == 0 || place > n as u64 {
-                    return Err(error(
-                        "chosen-direction-pits",
-                        format!("{place} is not a place in a row of {n} pits"),
-                    ));
-                }
-                bits |= 1 << (place - 1);
-            }
-            bits
-        }
-        Some(other) => {
-            return Err(error(
-                "chosen-direction-pits",
-                format!("{} is not a list of places", other.describe()),
-            ));
-        }
-    };
+    let chosen_direction_pits = places_field(&mut f, "chosen-direction-pits", n)?;
     let capture_past_empty = f.bool("capture-past-empty", false)?;
     let past_empty_takes_facing = f.bool("past-empty-takes-facing", false)?;
     let empty_landing_gives_store = f.bool("empty-landing-gives-store", false)?;
@@ -1152,6 +1183,9 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let closes_pits_at = f.number("closes-pits-at", Some(0))?;
     let closing_spares_right_pits = f.bool("closing-spares-right-pits", false)?;
     let capture_every_count = f.bool("capture-every-count", false)?;
+    let child_barred_places = places_field(&mut f, "child-barred-places", n)?;
+    let child_apart = f.choice("child-apart", &CHILD_APARTS, ChildApart::Anywhere)?;
+    let origin_keeps_one = f.bool("origin-keeps-one", false)?;
     if closes_pits_at == 1 || closes_pits_at > MAX_COUNTERS as u64 {
         return Err(error(
             "closes-pits-at",
@@ -1204,6 +1238,8 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
             ("child-made-by", child_made_by != ChildMaking::Count),
             ("child-side", child_side != CaptureSide::Any),
             ("child-landing-takes", child_landing_takes != 0),
+            ("child-barred-places", child_barred_places != 0),
+            ("child-apart", child_apart != ChildApart::Anywhere),
         ];
         if let Some((field, _)) = unused.iter().find(|(_, set)| *set) {
             return Err(error(field, "needs child-count"));
@@ -1214,6 +1250,8 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         made_by: child_made_by,
         side: child_side,
         landing_takes: child_landing_takes as u8,
+        barred_places: child_barred_places,
+        apart: child_apart,
     });
     if partial_pit_to_loser && territory_pits_to_win == 0 {
         return Err(error(
@@ -1313,6 +1351,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         closes_pits_at: closes_pits_at as u8,
         closing_spares_right_pits,
         capture_every_count,
+        origin_keeps_one,
         chain_most: chain_most as u8,
         sweep_to_round_starter,
     };
@@ -1928,6 +1967,34 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ));
         }
     }
+    if rules.origin_keeps_one {
+        let clash = [
+            ("laps", !matches!(rules.laps, Laps::Single { .. })),
+            (
+                "passing-captures",
+                rules.passing_captures != PassingCaptures::Off,
+            ),
+            ("store-one-per-lap", rules.store_one_per_lap),
+            ("skip-origin", rules.skip_origin),
+            (
+                "direction-by",
+                rules.direction_rule == DirectionRule::HandParity,
+            ),
+            (
+                "move-filter",
+                !matches!(
+                    rules.move_filter,
+                    MoveFilter::Every | MoveFilter::CountOnlyIfAll(_)
+                ),
+            ),
+        ];
+        if let Some((field, _)) = clash.iter().find(|(_, on)| *on) {
+            return Err(error(
+                "origin-keeps-one",
+                format!("does not go with {field} (as it is in this file)"),
+            ));
+        }
+    }
     if rules.closing_spares_right_pits && rules.closes_pits_at == 0 {
         return Err(error("closing-spares-right-pits", "needs closes-pits-at"));
     }
@@ -2162,7 +2229,7 @@ pub fn write(rules: &Rules) -> String {
         partial_pit_to_loser: false,
         only_loser_refills: false,
     });
-    let values: [String; 75] = [
+    let values: [String; 78] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -2253,6 +2320,19 @@ pub fn write(rules: &Rules) -> String {
         rules.closes_pits_at.to_string(),
         rules.closing_spares_right_pits.to_string(),
         rules.capture_every_count.to_string(),
+        format!(
+            "{:?}",
+            (1..=rules.pits_per_row)
+                .filter(|&place| {
+                    rules.children.map_or(0, |c| c.barred_places) >> (place - 1) & 1 != 0
+                })
+                .collect::<Vec<_>>()
+        ),
+        word(name_of(
+            &CHILD_APARTS,
+            rules.children.map_or(ChildApart::Anywhere, |c| c.apart),
+        )),
+        rules.origin_keeps_one.to_string(),
     ];
     FIELDS
         .iter()
@@ -2327,7 +2407,7 @@ mod tests {
             ("name = \"Big Game\"\npits-per-row = 6\nstart = 4\n", "name"),
             ("name = \"g\"\nstart = 4\n", "pits-per-row"),
             ("name = \"g\"\npits-per-row = 6\n", "start"),
-            ("name = \"g\"\npits-per-row = 6\nstart = 20\n", "start"),
+            ("name = \"g\"\npits-per-row = 6\nstart = 22\n", "start"),
             (
                 "name = \"g\"\npits-per-row = 2\nstart = [1, 2, 3]\n",
                 "start",
