@@ -1730,3 +1730,33 @@ fn a_click_shows_the_end_of_a_move_at_once() {
     );
     assert_eq!(overlaps, 0);
 }
+
+#[test]
+fn toguz_kumalak_with_its_162_counters_is_drawn_and_played() {
+    if !available() {
+        return;
+    }
+    let (variant, chromium, server) = catalogue_board("toguz-kumalak.toml");
+    // A pit of more than 127 counters, and South's child at North's `d`.
+    let before = "130-1-0-1-0-1-0-2-3-0-1-0-2s-0-0-0-0-0-10-11-S";
+    let base = Position::from_position_string(variant, before).unwrap();
+    for (width, height, mobile, name) in [(390, 844, true, "phone"), (1100, 900, false, "desktop")]
+    {
+        let mut page = open(&chromium, &server, width, height, mobile);
+        switch_to(&mut page, variant);
+        load_and_wait(&mut page, before);
+        check_board(&mut page, variant, base);
+        assert_eq!(
+            page.text("document.querySelector(\".pit[data-move='A'] .count\").textContent"),
+            "130",
+            "{name}"
+        );
+        // `H`'s first counter goes back into `H`, the other into `I`.
+        page.click(".pit[data-move='H']");
+        settled(&mut page);
+        let played = moves(&mut page);
+        assert_eq!(played.first().map(|m| m.to_string()), Some("H".to_string()));
+        check_board(&mut page, variant, base);
+        page.screenshot(&screenshots().join(format!("toguz-kumalak-{name}.png")));
+    }
+}
