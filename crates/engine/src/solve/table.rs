@@ -164,3 +164,41 @@ pub(super) fn from_yield(bound: i32, margin: i32) -> i32 {
     }
     (bound + margin).clamp(LOWEST, HIGHEST)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stored bound read back is the bound itself where the yield fits the byte, and never a
+    /// wrong one where it does not (a game of more than 126 counters): a lower bound may only
+    /// fall, an upper bound only rise.
+    #[test]
+    fn yields_beyond_a_byte_become_weaker_bounds_never_wrong_ones() {
+        let through = |bound: i32, margin: i32, kind: BoundKind| {
+            let stored = to_yield(bound, margin, kind);
+            assert!((-127..=127).contains(&stored), "{bound} {margin}: {stored}");
+            from_yield(stored, margin)
+        };
+        for margin in [-200, -120, -5, 0, 7, 130, 255] {
+            for bound in (LOWEST + 1..HIGHEST).step_by(7) {
+                let lower = through(bound, margin, BoundKind::Lower);
+                let upper = through(bound, margin, BoundKind::Upper);
+                assert!(lower <= bound, "lower {bound} at {margin}: {lower}");
+                assert!(upper >= bound, "upper {bound} at {margin}: {upper}");
+                if (bound - margin).abs() <= 126 {
+                    assert_eq!((lower, upper), (bound, bound), "{bound} at {margin}");
+                }
+            }
+            // The unbounded ends stay unbounded.
+            assert_eq!(through(LOWEST, margin, BoundKind::Lower), LOWEST);
+            assert_eq!(through(HIGHEST, margin, BoundKind::Upper), HIGHEST);
+        }
+        // A win by 200 from a captured margin of 80 (a yield of 120) is kept exactly; from 70
+        // (a yield of 130, past the byte) it becomes 196. A yield of 150: the lower bound 150
+        // becomes 126, the upper none.
+        assert_eq!(through(200, 80, BoundKind::Lower), 200);
+        assert_eq!(through(200, 70, BoundKind::Lower), 196);
+        assert_eq!(through(150, 0, BoundKind::Lower), 126);
+        assert_eq!(through(150, 0, BoundKind::Upper), HIGHEST);
+    }
+}
