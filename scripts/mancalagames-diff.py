@@ -78,10 +78,13 @@ def engine_name(game, mg_move):
         return "pass"
     holes = game.cts.holes
     if isinstance(mg_move, tuple) and len(mg_move) == 3:
-        # A game without sides names the pit by its row (1: South's) and its place in it.
-        row, pos, _ = mg_move
+        # A game without sides names the pit by its row (1: South's) and its place in it, and
+        # the direction the player chooses, if any.
+        row, pos, direct = mg_move
         loc = pos if row else 2 * holes - 1 - pos
-        return chr(ord("A") + loc) if loc < holes else chr(ord("a") + loc - holes)
+        chosen = "" if direct is None else ">" if direct == gi.Direct.CCW else "<"
+        name = chr(ord("A") + loc) if loc < holes else chr(ord("a") + loc - holes)
+        return name + chosen
     pos = mg_move[0] if isinstance(mg_move, tuple) else mg_move
     # A direction the player chooses: `>` counter-clockwise, `<` clockwise.
     chosen = ""
@@ -479,6 +482,10 @@ def print_transcript(path, plies, engine_bin, out_dir, rng):
             break
         pairs = named_moves(game, moves)
         theirs = sorted(n for n, _ in pairs)
+        if engine.query("gameover") == "true":
+            # RULES.md's deliberate difference: the engine's history rules ended the game
+            # (a position met the third time); the transcript ends there.
+            break
         ours = sorted(engine.query("moves").split())
         assert ours == theirs, f"{name}: moves {ours} against {theirs}"
         lines.append("query moves")

@@ -188,8 +188,8 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
                 4,
             ),
             (
-                "Alternating",
-                r#"{ "name": "Alternating", "capt_on": [2, 3], "sow_direct": 2 }"#,
+                "Centre",
+                r#"{ "name": "Centre", "capt_on": [2, 3], "sow_direct": 4 }"#,
                 7,
                 4,
             ),
@@ -247,8 +247,8 @@ fn rules_the_engine_lacks_are_refused_with_the_parameter_named() {
             files[2].display()
         ),
         format!(
-            "refused  {}: sow_direct = 2 with 7 holes: directions chosen by the first move \
-             are implemented for rows of at most 6 pits",
+            "refused  {}: sow_direct = 4: sowing towards the centre is not a rule the engine \
+             has",
             files[3].display()
         ),
         format!(

@@ -852,17 +852,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         3 => ("counter-clockwise", "hand-parity"),
         // The first move's player chooses its way; each player then keeps one (MancalaGames
         // makes every pit's direction chosen, for the first move).
-        2 if 2 * holes <= MAX_ROW as i64 => ("counter-clockwise", "first-move"),
-        2 => {
-            return Err(refuse(
-                "sow_direct",
-                format!(
-                    "= 2 with {holes} holes: directions chosen by the first move are implemented \
-                     for rows of at most {} pits",
-                    MAX_ROW / 2
-                ),
-            ));
-        }
+        2 => ("counter-clockwise", "first-move"),
         0 if holes % 2 == 0 || udir.contains(&(holes / 2)) => ("counter-clockwise", "row-halves"),
         0 => {
             return Err(refuse(
@@ -890,7 +880,7 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     if first_move || !udir.is_empty() {
         // MancalaGames' own rules allow no grand-slam rule and no move restriction that
         // depends on the direction with them; its sowing into stores is not had here.
-        for key in ["grandslam", "allow_rule", "sow_stores", "no_sides"] {
+        for key in ["grandslam", "allow_rule", "sow_stores"] {
             if flag(info, key)? {
                 return Err(refuse(
                     key,
@@ -899,17 +889,15 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 ));
             }
         }
-    }
-    if !udir.is_empty() && !first_move {
-        if holes + udir.len() as i64 > MAX_ROW as i64 {
+        if first_move && flag(info, "no_sides")? {
             return Err(refuse(
-                "udir_holes",
-                format!(
-                    "with {holes} holes: {} moves, where a move list holds {MAX_ROW}",
-                    holes + udir.len() as i64
-                ),
+                "no_sides",
+                "with sow_direct 2: a first move of either row that chooses the directions is \
+                 not a rule the engine has",
             ));
         }
+    }
+    if !udir.is_empty() && !first_move {
         let places: Vec<String> = udir.iter().map(|p| (p + 1).to_string()).collect();
         lines.push(format!("chosen-direction-pits = [{}]", places.join(", ")));
     }
@@ -1020,16 +1008,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     // while the board has one, and the counters left at the end count for nobody.
     let no_sides = flag(info, "no_sides")?;
     if no_sides {
-        if holes > MAX_ROW as i64 / 2 {
-            return Err(refuse(
-                "no_sides",
-                format!(
-                    "with {holes} holes: moves from either row are implemented for rows of at \
-                     most {} pits",
-                    MAX_ROW / 2
-                ),
-            ));
-        }
         // MancalaGames' own rules refuse the rest of these with `no_sides`.
         for key in [
             "mustpass",
@@ -1527,6 +1505,14 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         3 => lines.push("grand-slam = \"movers-row-to-opponent\"".into()),
         4 => lines.push("grand-slam = \"leaves-leftmost\"".into()),
         5 => lines.push("grand-slam = \"leaves-rightmost\"".into()),
+        6 if mlaps != 0 || int(info, "capt_rturn", 0)? != 0 => {
+            return Err(refuse(
+                "grandslam",
+                "= 6 with mlaps or capt_rturn: a grand slam's extra move after laps, or besides a \
+                 capture's, is not a rule the engine has",
+            ));
+        }
+        6 => lines.push("grand-slam = \"captures-and-moves-again\"".into()),
         other => {
             return Err(refuse(
                 "grandslam",
@@ -1534,7 +1520,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                     "= {other}: a grand slam that {} is not a rule the engine has",
                     match other {
                         1 => "may not be played",
-                        6 => "captures and moves again",
                         _ => "does this",
                     }
                 ),
@@ -1549,8 +1534,11 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     if sow_rule == 8 || sow_rule == 12 {
         let why = if mlaps != 1 {
             Some("without multi-lap sowing from the landing pit (mlaps 1)")
-        } else if !(past_empty || crosscapt == 1) {
-            Some("with a capture by count")
+        } else if !(past_empty
+            || crosscapt == 1
+            || sow_rule == 8 && by_count && crosscapt == 0 && capt_type == 0)
+        {
+            Some("without a capture by count, across from an empty pit or past one")
         } else if sow_rule == 12 && crosscapt != 1 {
             Some("without a cross capture")
         } else if pickextra != 0
@@ -1715,6 +1703,13 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     let child_type = int(info, "child_type", 0)?;
     let child_count = int(info, "child_cvt", 0)?;
     let stores = flag(info, "stores")?;
+    if child_type != 0 && no_sides {
+        return Err(refuse(
+            "child_type",
+            "with no_sides: children in a game whose rows belong to nobody are not a rule the \
+             engine has",
+        ));
+    }
     if child_type != 0 {
         let made_by = match child_type {
             1 | 4 => "count",
@@ -2097,15 +2092,35 @@ mod tests {
         let rules = definition::parse(&game.text).unwrap();
         assert!(rules.tracks_directions(), "{}", game.text);
         assert_eq!(rules.chosen_direction_pits, 0, "{}", game.text);
-        // Twice the pits of a row of 7 would not fit a move list; a grand slam rule would need
-        // a direction before the move.
-        assert_eq!(
-            translate(&file(7, 4, info)).unwrap_err().parameter,
-            "sow_direct"
-        );
+        // A row of 7 has 14 first moves; a grand slam rule would need a direction before the
+        // move.
+        let seven = definition::parse(&translate(&file(7, 4, info)).unwrap().text).unwrap();
+        assert!(seven.tracks_directions());
         let slam = r#"{ "name": "Ways", "sow_direct": 2, "capt_on": [2], "grandslam": 1 }"#;
         assert_eq!(
             translate(&file(5, 4, slam)).unwrap_err().parameter,
+            "grandslam"
+        );
+    }
+
+    #[test]
+    fn a_grand_slam_that_moves_again_becomes_captures_and_moves_again() {
+        let info = r#"{ "name": "Share", "capt_on": [2, 3], "capt_side": 1, "multicapt": -1,
+                        "mustshare": true, "grandslam": 6, "stores": true }"#;
+        let game = translate(&file(6, 4, info)).unwrap();
+        let rules = definition::parse(&game.text).unwrap();
+        assert_eq!(
+            rules.grand_slam,
+            mancala_rules::GrandSlam::CapturesAndMovesAgain,
+            "{}",
+            game.text
+        );
+        assert!(rules.has_extra_moves(), "{}", game.text);
+        // Relay sowing's last lap is not where the engine gives the extra move: refused.
+        let relay = r#"{ "name": "Share", "capt_on": [2, 3], "mlaps": 1, "grandslam": 6,
+                         "stores": true }"#;
+        assert_eq!(
+            translate(&file(6, 4, relay)).unwrap_err().parameter,
             "grandslam"
         );
     }
@@ -2431,7 +2446,7 @@ mod tests {
         assert_eq!(rules.move_choice, mancala_rules::MoveChoice::EitherRow);
         assert_eq!(rules.own_end, mancala_rules::OwnEnd::EmptyBoard);
         assert_eq!(rules.leftover, mancala_rules::Leftover::Nobody);
-        // Captures on one side, and rows longer than a move list holds, are refused by name.
+        // Captures on one side are refused by name; a long row's moves are every pit's.
         let one_side = file(
             5,
             2,
@@ -2439,11 +2454,35 @@ mod tests {
         );
         assert_eq!(translate(&one_side).unwrap_err().parameter, "capt_side");
         let long = file(
-            7,
+            12,
             2,
             r#"{ "name": "Long", "no_sides": true, "capt_on": [2] }"#,
         );
-        assert_eq!(translate(&long).unwrap_err().parameter, "no_sides");
+        let rules = definition::parse(&translate(&long).unwrap().text).unwrap();
+        assert_eq!(rules.move_choice, mancala_rules::MoveChoice::EitherRow);
+        // Pits whose direction the player chooses, of either row; not children, nor directions
+        // chosen by the first move.
+        let chosen = file(
+            5,
+            2,
+            r#"{ "name": "Chosen", "no_sides": true, "capt_on": [2], "udir_holes": [2] }"#,
+        );
+        let rules = definition::parse(&translate(&chosen).unwrap().text).unwrap();
+        assert_eq!(rules.chosen_direction_pits, 1 << 2);
+        assert_eq!(rules.most_moves(), 12);
+        let kin = file(
+            5,
+            2,
+            r#"{ "name": "Kin", "no_sides": true, "capt_on": [2], "child_type": 1, "stores": true,
+                 "child_cvt": 4 }"#,
+        );
+        assert_eq!(translate(&kin).unwrap_err().parameter, "child_type");
+        let first = file(
+            4,
+            2,
+            r#"{ "name": "First", "no_sides": true, "capt_on": [2], "sow_direct": 2 }"#,
+        );
+        assert_eq!(translate(&first).unwrap_err().parameter, "no_sides");
     }
 
     #[test]

@@ -70,7 +70,7 @@ pub use deal::SplitMix64;
 pub use fen::PositionStringError;
 pub use game::{Game, MoveListError, NO_PROGRESS_LIMIT, REPETITION_LIMIT, UndoError};
 pub use legality::{IllegalMove, IllegalReason};
-pub use moves::{BadMoveName, MAX_ROW, Move, MoveList};
+pub use moves::{BadMoveName, MAX_MOVES, MAX_ROW, Move, MoveList};
 pub use perft::{Aborted, perft, perft_divide, perft_until};
 pub use position::{Ending, GameResult, MAX_COUNTERS, MAX_PITS, Position, margin_of};
 pub use rounds::RoundEnd;

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use super::rules_record::Direction;
 use super::side::Side;
 
-pub use super::rules_record::MAX_ROW;
+pub use super::rules_record::{MAX_MOVES, MAX_ROW};
 
 /// A move as named in the protocol: a pit letter (`A…` South, `a…` North) or `pass`; in a game
 /// whose player chooses the direction of some pits, the letter and `>` (counter-clockwise,
@@ -227,14 +227,14 @@ impl FromStr for Move {
 /// The legal moves of a position, in index order, without heap allocation.
 #[derive(Clone, Copy, Debug)]
 pub struct MoveList {
-    moves: [Move; MAX_ROW],
+    moves: [Move; MAX_MOVES],
     len: u8,
 }
 
 impl MoveList {
     pub const fn new() -> Self {
         MoveList {
-            moves: [Move::PASS; MAX_ROW],
+            moves: [Move::PASS; MAX_MOVES],
             len: 0,
         }
     }
@@ -248,7 +248,7 @@ impl MoveList {
     /// Appends `mv` if `keep`, without a branch (the slot past the end is written either way).
     #[inline(always)]
     pub fn push_if(&mut self, mv: Move, keep: bool) {
-        if (self.len as usize) < MAX_ROW {
+        if (self.len as usize) < MAX_MOVES {
             self.moves[self.len as usize] = mv;
         }
         self.len += keep as u8;

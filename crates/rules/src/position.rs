@@ -533,10 +533,17 @@ impl Position {
         } else if rules.chosen_direction_pits != 0
             && !self.within_opening(rules.fixed_direction_moves)
         {
-            // A pit whose direction the mover chooses gives two moves, counter-clockwise first.
-            for (offset, &count) in row.iter().enumerate() {
-                let plain = Move::sow(mover, offset as u8);
-                if rules.chosen_direction_pits >> offset & 1 != 0 {
+            // A pit whose direction the mover chooses gives two moves, counter-clockwise first
+            // (the pits of one's row, or of either row).
+            let pits = if rules.move_choice == MoveChoice::EitherRow {
+                0..2 * n
+            } else {
+                mover.index() * n..mover.index() * n + n
+            };
+            for pit in pits {
+                let count = self.pits[pit];
+                let plain = Move::from_pit(pit, n);
+                if rules.direction_chosen_at(pit) {
                     moves.push_if(plain.toward(Direction::CounterClockwise), count >= least);
                     moves.push_if(plain.toward(Direction::Clockwise), count >= least);
                 } else {

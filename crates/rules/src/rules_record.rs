@@ -6,6 +6,11 @@
 /// The most pits a row has in any game (Anywoli).
 pub const MAX_ROW: usize = 12;
 
+/// The most legal moves a position may have (a game file whose moves could be more is refused:
+/// [`Rules::most_moves`]): every pit of the board, two directions for every pit of a row, or of
+/// some pits of either row.
+pub const MAX_MOVES: usize = 32;
+
 /// The most counters any game may have: every count and total fits in a byte (a pit's count, a
 /// capture set's bit, a landing table's hand), and every final margin in the search's 9 bits.
 pub const MAX_COUNTERS: u32 = 255;
@@ -184,6 +189,10 @@ pub enum GrandSlam {
     /// the opponent's row held counters before the move (MancalaGames' "opponent gets the
     /// remainder").
     MoversRowToOpponent,
+    /// It captures them, when the opponent's row held counters before the move, and the mover
+    /// moves again (where the feeding rule then asks for a move that gives the opponent
+    /// counters: MancalaGames' "legal, share").
+    CapturesAndMovesAgain,
 }
 
 impl GrandSlam {
@@ -195,6 +204,7 @@ impl GrandSlam {
                 | GrandSlam::LeavesLeftmost
                 | GrandSlam::LeavesRightmost
                 | GrandSlam::MoversRowToOpponent
+                | GrandSlam::CapturesAndMovesAgain
         )
     }
 }
@@ -723,10 +733,12 @@ impl Rules {
         matches!(self.leftover, Leftover::LastMover) && self.has_extra_moves()
     }
 
-    /// Whether a move may give its mover another move (a last counter in the store, a capture).
+    /// Whether a move may give its mover another move (a last counter in the store, a capture, a
+    /// grand slam).
     pub const fn has_extra_moves(&self) -> bool {
         self.extra_turn_in_store
             || !matches!(self.capture_extra_move, CaptureExtraMove::No)
+            || matches!(self.grand_slam, GrandSlam::CapturesAndMovesAgain)
             || matches!(self.laps, Laps::RelayFours)
     }
 
@@ -810,6 +822,27 @@ impl Rules {
             Laps::RelayWithOpposite { .. } => false,
         };
         even_takes && !self.sow_own_store && !self.capture_empty_opposite
+    }
+
+    /// The most moves a position of the game may have: a pit of each pit that may be played (one
+    /// row's, or the board's where moves are from either row or pits are owned), and one more
+    /// for each whose direction is chosen (every pit before the first move, where it chooses).
+    pub const fn most_moves(&self) -> usize {
+        let n = self.pits_per_row;
+        if matches!(self.move_choice, MoveChoice::Leftmost) {
+            return 1;
+        }
+        let rows = if matches!(self.move_choice, MoveChoice::EitherRow) || self.territory() {
+            2
+        } else {
+            1
+        };
+        let chosen = if self.tracks_directions() {
+            n
+        } else {
+            self.chosen_direction_pits.count_ones() as usize
+        };
+        rows * (n + chosen)
     }
 
     /// Whether the mover chooses the direction of sowing from board index `pit`.

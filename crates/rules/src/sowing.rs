@@ -307,6 +307,10 @@ impl Position {
                             let sown = self.captured[0] + self.captured[1];
                             self.capture_one_lap(rules, landing, origin, captures, row_held);
                             end_captured = self.captured[0] + self.captured[1] > sown;
+                            effect.extra_turn = end_captured
+                                && row_held
+                                && rules.grand_slam == GrandSlam::CapturesAndMovesAgain
+                                && self.row_total(mover.opponent()) == 0;
                         }
                         LastCounter::Store => effect.extra_turn = rules.extra_turn_in_store,
                     }
@@ -575,7 +579,10 @@ impl Position {
             let mut best = None;
             for direction in [Direction::CounterClockwise, Direction::Clockwise] {
                 let mut after = *self;
-                after.side_to_move = self.owner(pit);
+                // (Where either player moves any pit, the side to move sows it.)
+                if rules.move_choice != MoveChoice::EitherRow {
+                    after.side_to_move = self.owner(pit);
+                }
                 let effect = after.play_for::<S>(plain.toward(direction));
                 if effect.captured > 0 || effect.extra_turn {
                     best = best.max(Some(effect.captured));
@@ -1063,6 +1070,27 @@ impl Position {
                             LapEnd::Done
                         };
                     }
+                    // A capture by count: taken (with its chain), and the move goes on from the
+                    // pit after the landing pit, unless that is empty.
+                    if !rules.capture_past_empty
+                        && !rules.capture_empty_opposite
+                        && captures.contains(count)
+                        && match rules.capture_side {
+                            CaptureSide::Any => true,
+                            CaptureSide::Own => self.owner(landing) == self.side_to_move,
+                            CaptureSide::Opponent => self.owner(landing) != self.side_to_move,
+                        }
+                    {
+                        self.capture_one_lap_told(
+                            rules, landing, lap_origin, captures, row_held, tell,
+                        );
+                        let next = self.next_open(rules, landing);
+                        return if self.pits[next] > 0 {
+                            LapEnd::Relay(next)
+                        } else {
+                            LapEnd::Done
+                        };
+                    }
                 }
                 let on = |side: CaptureSide| match side {
                     CaptureSide::Any => true,
@@ -1430,7 +1458,8 @@ impl Position {
             }
         }
         let slam = match rules.grand_slam {
-            GrandSlam::Captures => false,
+            // (A grand slam that moves again captures as any move does: the move gives another.)
+            GrandSlam::Captures | GrandSlam::CapturesAndMovesAgain => false,
             GrandSlam::CapturesNothing => before.row_total(mover.opponent()) > 0,
             _ => row_held,
         };
@@ -1469,7 +1498,10 @@ impl Position {
             GrandSlam::CapturesNothing | GrandSlam::CapturesNothingIfHeld => *self = *sown,
             GrandSlam::MoversRowToOpponent => self.give_movers_row(rules),
             // (Refused with this capture: a single pit taken leaves none to keep.)
-            GrandSlam::Captures | GrandSlam::LeavesLeftmost | GrandSlam::LeavesRightmost => {}
+            GrandSlam::Captures
+            | GrandSlam::LeavesLeftmost
+            | GrandSlam::LeavesRightmost
+            | GrandSlam::CapturesAndMovesAgain => {}
         }
     }
 

@@ -187,6 +187,41 @@ fn a_grand_slam_may_leave_the_first_pit_from_one_end() {
     );
 }
 
+#[test]
+fn a_grand_slam_may_capture_and_give_the_mover_another_move() {
+    let slam = game(
+        "slam-moves-again",
+        "capture-counts = [1, 2]\ncapture-side = \"opponent\"\ncapture-chain = true\n\
+         grand-slam = \"captures-and-moves-again\"\nmust-feed = true\n\
+         unfed = \"starved-player-takes-all\"\n",
+    );
+    // North's `a b` held 1 each: `C` makes them 2 and 2, the whole row, taken; South moves again.
+    assert_eq!(play(slam, "1-0-2-1-1-0-0-0-S", "C").0, "1-0-0-0-0-0-4-0-S");
+    // And must feed North: `A` reaches no North pit, so the game ends and North, the starved
+    // player, takes the counter left.
+    let pos = position(slam, "1-0-0-0-0-0-4-0-S");
+    assert_eq!(pos.legal_moves().to_string(), "");
+    assert_eq!(final_totals(slam, "1-0-0-0-0-0-4-0-S").1, [4, 1]);
+    // Feeding asks for counters left to North after the move's captures: a move that fills
+    // North's empty row and takes it all back is no move.
+    assert_eq!(
+        position(slam, "0-0-2-0-0-0-0-0-S")
+            .legal_moves()
+            .to_string(),
+        ""
+    );
+    // Without feeding: North's row held nothing before the move, so the capture is no grand
+    // slam, and North moves.
+    let unfed = game(
+        "slam-moves-again-unfed",
+        "capture-counts = [1, 2]\ncapture-side = \"opponent\"\ncapture-chain = true\n\
+         grand-slam = \"captures-and-moves-again\"\n",
+    );
+    assert_eq!(play(unfed, "0-0-2-0-0-0-0-0-S", "C").0, "0-0-0-0-0-0-2-0-N");
+    // A capture that leaves North a counter gives no other move.
+    assert_eq!(play(slam, "0-0-2-1-0-1-0-0-S", "C").0, "0-0-0-0-0-1-3-0-N");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Which pits move, and which way
 
@@ -1161,6 +1196,22 @@ fn a_lap_that_takes_across_from_an_empty_pit_goes_on_from_it() {
 }
 
 #[test]
+fn a_lap_that_makes_a_capture_count_takes_it_and_goes_on_from_the_next_pit() {
+    let laps = game(
+        "lap-counts",
+        "laps = \"relay\"\ncapture-counts = [4]\nlap-captures = true\n",
+    );
+    // `A` makes `C` 4: taken, and the move goes on from `a`: its two into `b c`, `c`'s two into
+    // `A B`, `B`'s two into `C a`, where the last counter is alone: the end.
+    assert_eq!(play(laps, "2-0-3-2-0-1-0-0-S", "A").0, "1-0-1-1-1-0-4-0-N");
+    // The pit after the capture is empty: the move ends there.
+    assert_eq!(play(laps, "2-0-3-0-1-0-0-0-S", "A").0, "0-1-0-0-1-0-4-0-N");
+    // Without the rule, the capture ends the move.
+    let plain = game("relay-counts", "laps = \"relay\"\ncapture-counts = [4]\n");
+    assert_eq!(play(plain, "2-0-3-2-0-1-0-0-S", "A").0, "0-1-0-2-0-1-4-0-N");
+}
+
+#[test]
 fn lap_captures_go_with_relays_from_the_landing_pit_and_one_capture_rule() {
     let base = "name = \"x\"\npits-per-row = 6\nstart = 4\nlap-captures = true\n";
     for (extra, field) in [
@@ -1169,7 +1220,11 @@ fn lap_captures_go_with_relays_from_the_landing_pit_and_one_capture_rule() {
             "laps = \"relay\"\ncapture-past-empty = true\nrelay-from = \"next-pit\"\n",
             "relay-from",
         ),
-        ("laps = \"relay\"\ncapture-counts = [2]\n", "capture-counts"),
+        ("laps = \"relay\"\ncapture-counts = []\n", "capture-counts"),
+        (
+            "laps = \"relay\"\ncapture-counts = [2]\npassing-captures = \"to-owner\"\n",
+            "passing-captures",
+        ),
         (
             "laps = \"relay\"\ncapture-empty-opposite = true\n",
             "capture-takes-own",
@@ -1494,6 +1549,37 @@ fn either_row_lets_a_player_move_from_any_pit_of_the_board() {
 }
 
 #[test]
+fn a_pit_of_either_row_whose_direction_is_chosen_gives_two_moves() {
+    let either = game(
+        "either-row-chosen",
+        "moves = \"either-row\"\nchosen-direction-pits = [2]\ngame-ends = \"board-empty\"\n\
+         leftover = \"nobody\"\n",
+    );
+    // The middle pit of each row, South's `B` and North's `b`, is played either way.
+    let pos = Position::start(either);
+    assert_eq!(pos.legal_moves().to_string(), "A B> B< C a b> b< c");
+    // South sows North's `b` clockwise, into `a` and `C`, or counter-clockwise, into `c` and `A`.
+    assert_eq!(
+        play(either, "2-2-2-2-2-2-0-0-S", "b<").0,
+        "2-2-3-3-0-2-0-0-N"
+    );
+    assert_eq!(
+        play(either, "2-2-2-2-2-2-0-0-S", "b>").0,
+        "3-2-2-2-0-3-0-0-N"
+    );
+    // A pit of a chosen place is never played without its direction.
+    assert!(pos.check_move(mv("b")).is_err());
+    // More moves than a position may have: every pit of two rows of 9, both ways.
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 9\nstart = 2\nmoves = \"either-row\"\n\
+         chosen-direction-pits = [1, 2, 3, 4, 5, 6, 7, 8, 9]\ngame-ends = \"board-empty\"\n\
+         leftover = \"nobody\"\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "chosen-direction-pits", "{error}");
+}
+
+#[test]
 fn either_row_refuses_rules_that_ask_whose_row_a_pit_is_in() {
     let base = "name = \"x\"\npits-per-row = 3\nstart = 2\nmoves = \"either-row\"\n\
                 game-ends = \"board-empty\"\nleftover = \"nobody\"\n";
@@ -1525,13 +1611,18 @@ fn either_row_refuses_rules_that_ask_whose_row_a_pit_is_in() {
     )
     .unwrap_err();
     assert_eq!(error.field, "leftover", "{error}");
-    // A move list holds 12 moves: rows of at most 6 pits.
-    let error = definition::parse(
-        "name = \"x\"\npits-per-row = 7\nstart = 2\nmoves = \"either-row\"\n\
+    // A move list holds every pit of the board: a 2×12 board's 24 moves.
+    let wide = definition::register(
+        "name = \"either-row-wide\"\npits-per-row = 12\nstart = 2\nmoves = \"either-row\"\n\
          game-ends = \"board-empty\"\nleftover = \"nobody\"\n",
     )
-    .unwrap_err();
-    assert_eq!(error.field, "moves", "{error}");
+    .unwrap();
+    let moves = Position::start(wide).legal_moves();
+    assert_eq!(moves.len(), 24);
+    assert_eq!(
+        moves.to_string(),
+        "A B C D E F G H I J K L a b c d e f g h i j k l"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1645,17 +1736,19 @@ fn chosen_directions_refuse_what_needs_a_direction_before_the_move() {
         let error = definition::parse(&format!("{base}{extra}")).unwrap_err();
         assert_eq!(error.field, field, "{extra}: {error}");
     }
-    // A place beyond the row, and more moves than a move list holds.
+    // A place beyond the row.
     let error = definition::parse(
         "name = \"x\"\npits-per-row = 3\nstart = 2\nchosen-direction-pits = [4]\n",
     )
     .unwrap_err();
     assert_eq!(error.field, "chosen-direction-pits", "{error}");
-    let error = definition::parse(
-        "name = \"x\"\npits-per-row = 12\nstart = 2\nchosen-direction-pits = [1]\n",
+    // Every pit of a 12-pit row chosen: 24 moves, all in a move list.
+    let every = definition::register(
+        "name = \"chosen-every-pit\"\npits-per-row = 12\nstart = 2\n\
+         chosen-direction-pits = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]\n",
     )
-    .unwrap_err();
-    assert_eq!(error.field, "chosen-direction-pits", "{error}");
+    .unwrap();
+    assert_eq!(Position::start(every).legal_moves().len(), 24);
     // Row halves of an odd row: the middle pit must be chosen.
     let error = definition::parse(
         "name = \"x\"\npits-per-row = 3\nstart = 2\ndirection-by = \"row-halves\"\n",

@@ -36,7 +36,7 @@ pub use parts::{LayerPart, build_part, merge_parts, part_path};
 use super::file::{FileError, layer_path, read_layer, write_layer};
 use super::index::Ranking;
 use super::{Layer, available_memory, has_tables, layer_header, mover_board};
-use mancala_rules::{Ending, LastFourRule, MAX_PITS, MAX_ROW, Position, Side, Spec, Variant};
+use mancala_rules::{Ending, LastFourRule, MAX_MOVES, MAX_PITS, Position, Side, Spec, Variant};
 use predecessors::{Counts, Filling, Predecessors};
 
 /// The value of a position that a part of a layer leaves to the other parts (never a margin:
@@ -514,7 +514,7 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
 
     /// Where each legal move of `pos` leads; `None` if the game is over in `pos`.
     #[inline]
-    fn outcomes(&self, pos: &Position, out: &mut [Outcome; MAX_ROW]) -> Option<usize> {
+    fn outcomes(&self, pos: &Position, out: &mut [Outcome; MAX_MOVES]) -> Option<usize> {
         self.outcomes_seeing(pos, out, |_| {})
     }
 
@@ -523,7 +523,7 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
     fn outcomes_seeing(
         &self,
         pos: &Position,
-        out: &mut [Outcome; MAX_ROW],
+        out: &mut [Outcome; MAX_MOVES],
         mut in_layer: impl FnMut(&Position),
     ) -> Option<usize> {
         let legal = pos.legal_moves_for::<S>();
@@ -642,7 +642,7 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
     /// `counts` if given; true if its value changed.
     fn first_update(&self, index: u64, board: &[u8], counts: Option<&Counts>) -> bool {
         let pos = self.position(index, board);
-        let mut outcomes = [Outcome::Known(0); MAX_ROW];
+        let mut outcomes = [Outcome::Known(0); MAX_MOVES];
         let Some(count) = self.outcomes(&pos, &mut outcomes) else {
             return false; // finished: its value is exact
         };
@@ -661,7 +661,7 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
     /// Writes position `index` into the predecessor lists of the positions its moves lead to.
     fn list_moves(&self, index: u64, board: &[u8], lists: &Filling) {
         let pos = self.position(index, board);
-        let mut outcomes = [Outcome::Known(0); MAX_ROW];
+        let mut outcomes = [Outcome::Known(0); MAX_MOVES];
         if let Some(count) = self.outcomes(&pos, &mut outcomes) {
             let outcomes = &outcomes[..count];
             Self::same_layer(outcomes).for_each(|child| lists.prefetch(child));
@@ -673,7 +673,7 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
     /// changed in the pass before; true if its value changed.
     fn update(&self, index: u64, board: &[u8]) -> bool {
         let pos = self.position(index, board);
-        let mut outcomes = [Outcome::Known(0); MAX_ROW];
+        let mut outcomes = [Outcome::Known(0); MAX_MOVES];
         let Some(count) = self.outcomes(&pos, &mut outcomes) else {
             return false;
         };
@@ -692,7 +692,7 @@ impl<'a, S: Spec> LayerBuild<'a, S> {
     /// changed); if its value changes, its predecessors are marked for the next round.
     fn revisit(&self, index: u64, board: &[u8], lists: &Predecessors) -> bool {
         let pos = self.position(index, board);
-        let mut outcomes = [Outcome::Known(0); MAX_ROW];
+        let mut outcomes = [Outcome::Known(0); MAX_MOVES];
         let Some(count) = self.outcomes(&pos, &mut outcomes) else {
             return false;
         };

@@ -191,7 +191,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
             1u32..=2,                          // least move
             0usize..6,                         // move filter
             any::<bool>(),                     // store at the right end
-            0usize..5,                         // grand slam
+            0usize..6,                         // grand slam
             any::<bool>(),                     // the empty-pit capture takes its own counter
             any::<bool>(),                     // one counter of each lap into the store
         ),
@@ -253,6 +253,9 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                             store_one,
                         ),
                     )) => {
+                        // A grand slam that moves again: one lap, and no capture's extra move.
+                        let moves_again = slam && slam_kind == 5 && !empty_opposite;
+                        let relay = relay && !moves_again;
                         lines.push(format!(
                             "direction = \"{}\"",
                             if clock {
@@ -341,7 +344,8 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                                     "movers-row-to-opponent",
                                     "captures-nothing-if-held",
                                     "leaves-leftmost",
-                                    "leaves-rightmost"
+                                    "leaves-rightmost",
+                                    "captures-and-moves-again"
                                 ][slam_kind]
                             ));
                         }
@@ -371,7 +375,11 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         lines.push(format!("no-progress-limit = {limit}"));
                         // A capture's extra move, and the sweep of the last counters (not with a
                         // grand-slam rule).
-                        let capture_extra = (seed >> 9 & 3) as usize % 3;
+                        let capture_extra = if moves_again {
+                            0
+                        } else {
+                            (seed >> 9 & 3) as usize % 3
+                        };
                         lines.push(format!(
                             "capture-extra-move = \"{}\"",
                             ["no", "always", "once"][capture_extra]
@@ -502,7 +510,10 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                                         | "territory-pits-to-win"
                                         | "game-ends"
                                 ) || immobilize
-                                    && matches!(key, "extra-turn-in-store" | "capture-extra-move"))
+                                    && (matches!(
+                                        key,
+                                        "extra-turn-in-store" | "capture-extra-move"
+                                    ) || line == "grand-slam = \"captures-and-moves-again\""))
                             });
                             lines.push(format!(
                                 "game-ends = \"{}\"",
@@ -513,9 +524,9 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                                 ["clear-own-row", "deprive", "immobilize"][goal]
                             ));
                         }
-                        // Rows that belong to nobody (rows of up to 6 pits), without the rules
-                        // that ask whose row a pit is in.
-                        if seed >> 26 & 1 != 0 && n <= 6 && !empty_opposite {
+                        // Rows that belong to nobody, without the rules that ask whose row a pit
+                        // is in.
+                        if seed >> 26 & 1 != 0 && !empty_opposite {
                             lines.retain(|line| {
                                 let key = line.split(" = ").next().unwrap_or("");
                                 !matches!(
@@ -559,9 +570,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         // Pits whose direction the mover chooses (one to three places), without
                         // the rules that need a pit's direction before its move is chosen.
                         if seed >> 28 & 1 != 0
-                            && n < 12
                             && !has(&lines, "sow-own-store = true")
-                            && !has(&lines, "moves = \"either-row\"")
                             && !lines.iter().any(|l| l.starts_with("grand-slam"))
                         {
                             lines.retain(|l| !l.starts_with("move-filter"));
@@ -571,11 +580,9 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                                 .collect();
                             places.sort_unstable();
                             places.dedup();
-                            places.truncate(12 - n);
                             // Row halves of an odd row need the middle pit chosen.
                             if has(&lines, "direction-by = \"row-halves\"") && n % 2 == 1 {
                                 places.retain(|&p| p != n / 2 + 1);
-                                places.truncate(12 - n - 1);
                                 places.push(n / 2 + 1);
                             }
                             lines.push(format!("chosen-direction-pits = {places:?}"));
@@ -626,8 +633,8 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                     format!("start = [{}]", list(&start))
                 };
                 lines.insert(1, start_line);
-                // A match for territory (rows of up to 6 pits), the rules that ask whose row a
-                // pit is in by its row set back (kept only where the file still loads).
+                // A match for territory, the rules that ask whose row a pit is in by its row set
+                // back (kept only where the file still loads).
                 let n = lines
                     .iter()
                     .find_map(|l| l.strip_prefix("pits-per-row = "))
@@ -635,7 +642,7 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                     .unwrap_or(12);
                 // (A file without rounds is tried with them: most of the rules generated above
                 // are refused with territory, and rounds alone are rarer still.)
-                if seed >> 44 & 1 != 0 && n <= 6 {
+                if seed >> 44 & 1 != 0 {
                     let mut land = without_fields(
                         &lines,
                         &[
@@ -687,10 +694,9 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                         lines = land;
                     }
                 }
-                // Directions chosen by the first move (rows of up to 6 pits), the rules that
-                // need a pit's direction before its move is chosen set back (kept only where
-                // the file still loads).
-                if seed >> 51 & 1 != 0 && n <= 6 {
+                // Directions chosen by the first move, the rules that need a pit's direction
+                // before its move is chosen set back (kept only where the file still loads).
+                if seed >> 51 & 1 != 0 {
                     let mut ways = without_fields(
                         &lines,
                         &[

@@ -14,7 +14,7 @@ use crate::node::score::{
     is_proven_win, to_table,
 };
 use mancala_rules::{
-    Ending, LastFourRule, MAX_PITS, MAX_ROW, Move, MoveChoice, MoveFilter, MoveList,
+    Ending, LastFourRule, MAX_MOVES, MAX_PITS, Move, MoveChoice, MoveFilter, MoveList,
     NO_PROGRESS_LIMIT, Position, REPETITION_LIMIT, Spec,
 };
 
@@ -41,8 +41,8 @@ const POLL_INTERVAL: u64 = 1024;
 /// and ties go to the earlier place; an empty or used slot holds 0. The best is then the maximum
 /// of a fixed-length array, which compiles without branches.
 struct Ordered {
-    keys: [i32; MAX_ROW],
-    moves: [Move; MAX_ROW],
+    keys: [i32; MAX_MOVES],
+    moves: [Move; MAX_MOVES],
 }
 
 impl Ordered {
@@ -51,18 +51,19 @@ impl Ordered {
 
     fn new() -> Ordered {
         Ordered {
-            keys: [0; MAX_ROW],
-            moves: [Move::PASS; MAX_ROW],
+            keys: [0; MAX_MOVES],
+            moves: [Move::PASS; MAX_MOVES],
         }
     }
 
-    /// Puts `mv` with `key` (from `-KEY_OFFSET` to below `2^26`) at `place` (each place once),
+    /// Puts `mv` with `key` (from `-KEY_OFFSET` to below `2^25`) at `place` (each place once),
     /// if `keep`: without a branch, a move left out leaves its place empty.
     #[inline(always)]
     fn put(&mut self, place: usize, mv: Move, key: i32, keep: bool) {
-        debug_assert!((-Self::KEY_OFFSET..1 << 26).contains(&key));
+        const { assert!(MAX_MOVES <= 32) };
+        debug_assert!((-Self::KEY_OFFSET..1 << 25).contains(&key));
         // Signed, though never negative: signed comparisons are the cheaper vector operations.
-        let packed = ((key + Self::KEY_OFFSET + 1) << 4) | (15 - place as i32);
+        let packed = ((key + Self::KEY_OFFSET + 1) << 5) | (31 - place as i32);
         self.keys[place] = packed & (keep as i32).wrapping_neg();
         self.moves[place] = mv;
     }
@@ -75,7 +76,7 @@ impl Ordered {
         if best == 0 {
             return None;
         }
-        let place = 15 - (best & 15) as usize;
+        let place = 31 - (best & 31) as usize;
         self.keys[place] = 0;
         Some(self.moves[place])
     }

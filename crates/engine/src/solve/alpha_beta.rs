@@ -146,7 +146,7 @@ impl<S: Spec> Solver<'_, S> {
             effect: MoveEffect::default(),
             gain: 0,
             same_side: false,
-        }; MAX_ROW];
+        }; MAX_MOVES];
         let count = legal.len();
         let tt_move = entry.and_then(|b| b.best);
         for (slot, &mv) in children.iter_mut().zip(legal.iter()) {
@@ -193,7 +193,7 @@ impl<S: Spec> Solver<'_, S> {
                 (first << 48) | (turn << 46) | (gain << 34) | low
             }
         };
-        let mut keys_for_order = [0i64; MAX_ROW];
+        let mut keys_for_order = [0i64; MAX_MOVES];
         for (k, c) in keys_for_order.iter_mut().zip(children.iter()) {
             *k = order(c);
         }
@@ -207,7 +207,7 @@ impl<S: Spec> Solver<'_, S> {
             }
         }
         // The children's keys, and their buckets on their way into the cache meanwhile.
-        let mut keys = [0u64; MAX_ROW];
+        let mut keys = [0u64; MAX_MOVES];
         for (child_key, child) in keys.iter_mut().zip(children.iter()) {
             if !child.endless() {
                 *child_key = future_key_for::<S>(&child.pos);
@@ -260,7 +260,7 @@ impl<S: Spec> Solver<'_, S> {
         // off until the siblings are done (never the first: every thread starts where the
         // order says the proof most likely is).
         let to_search = if refuting.is_some() { 0 } else { count };
-        let mut put_off = [0usize; MAX_ROW];
+        let mut put_off = [0usize; MAX_MOVES];
         let (mut put_off_count, mut next, mut next_put_off) = (0, 0, 0);
         loop {
             let index = if next < to_search {

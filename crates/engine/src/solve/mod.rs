@@ -20,7 +20,7 @@ use crate::node::child::Child;
 use crate::node::keys::future_key_for;
 use mancala_rules::Aborted;
 use mancala_rules::{
-    Direction, Ending, LastFourRule, MAX_ROW, Move, MoveEffect, Position, Side, Spec,
+    Direction, Ending, LastFourRule, MAX_MOVES, MAX_ROW, Move, MoveEffect, Position, Side, Spec,
 };
 use mancala_tablebase::Tablebases;
 

@@ -202,8 +202,8 @@ impl<S: Spec> Solver<'_, S> {
             gain: 0,
             same_side: false,
         };
-        let mut made = [unmade; MAX_ROW];
-        let mut keys = [0u64; MAX_ROW];
+        let mut made = [unmade; MAX_MOVES];
+        let mut keys = [0u64; MAX_MOVES];
         for ((slot, child_key), &mv) in made.iter_mut().zip(keys.iter_mut()).zip(legal.iter()) {
             let child = Self::make(pos, mv);
             if !child.endless() {
@@ -228,7 +228,7 @@ impl<S: Spec> Solver<'_, S> {
             rank: (0, 0),
             proof: 0,
             disproof: 0,
-        }; MAX_ROW];
+        }; MAX_MOVES];
         for ((slot, &child), &child_key) in choices.iter_mut().zip(&made[..count]).zip(keys.iter())
         {
             let start = if child.captured() {

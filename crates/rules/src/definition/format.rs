@@ -8,9 +8,9 @@ use std::fmt;
 // `rules_record` at its root as the library has it.
 use crate::rules_record::{
     CaptureCounts, CaptureExtraMove, CaptureSide, ChildApart, ChildMaking, Children, Direction,
-    DirectionRule, FirstMove, Goal, GrandSlam, Laps, Leftover, MAX_COUNTERS, MAX_ROW, MoveChoice,
-    MoveFilter, OwnEnd, PassingCaptures, RelayFrom, RoundFill, RoundStarter, Rounds, Rules, Start,
-    Unfed,
+    DirectionRule, FirstMove, Goal, GrandSlam, Laps, Leftover, MAX_COUNTERS, MAX_MOVES, MAX_ROW,
+    MoveChoice, MoveFilter, OwnEnd, PassingCaptures, RelayFrom, RoundFill, RoundStarter, Rounds,
+    Rules, Start, Unfed,
 };
 
 /// What is wrong with a game file: the field (or line) and why.
@@ -87,9 +87,8 @@ pub const FIELDS: [(&str, &str, &str); 78] = [
         "moves",
         "`\"any-pit\"`, `\"leftmost\"`, `\"either-row\"`",
         "which pits may be played: any non-empty pit of one's row; only the leftmost (a game \
-         without choice); or any non-empty pit of either row (the rows belong to nobody: rows of up \
-         to 6 pits, `game-ends` board-empty or majority, and no rule that asks whose row a pit \
-         is in)",
+         without choice); or any non-empty pit of either row (the rows belong to nobody: \
+         `game-ends` board-empty or majority, and no rule that asks whose row a pit is in)",
     ),
     (
         "min-move",
@@ -120,8 +119,8 @@ pub const FIELDS: [(&str, &str, &str); 78] = [
          an even one clockwise; or the left half of each row (as its owner sees it) clockwise \
          and the right half counter-clockwise (rows of an even length); or the first move (of \
          the game, of each round) names its direction (`C>`, `C<`), its player sows that way \
-         from then on and the other player the other way, moves naming none (rows of at most 6 \
-         pits; position strings then end with `>` where South sows counter-clockwise, `<` \
+         from then on and the other player the other way, moves naming none (position strings \
+         then end with `>` where South sows counter-clockwise, `<` \
          clockwise, `X` before the first move)",
     ),
     (
@@ -236,14 +235,18 @@ pub const FIELDS: [(&str, &str, &str); 78] = [
     (
         "grand-slam",
         "`\"captures\"`, `\"captures-nothing\"`, `\"captures-nothing-if-held\"`, \
-         `\"leaves-leftmost\"`, `\"leaves-rightmost\"`, `\"movers-row-to-opponent\"`",
+         `\"leaves-leftmost\"`, `\"leaves-rightmost\"`, `\"movers-row-to-opponent\"`, \
+         `\"captures-and-moves-again\"`",
         "what a move that would take every counter of the opponent's row does: it captures; it \
          captures nothing; it captures nothing if that row held counters before the move; if \
          that row held counters before the move, it takes all but the first pit holding \
-         counters from the mover's left (right), unless that is the only one; or it captures, \
+         counters from the mover's left (right), unless that is the only one; it captures, \
          and the mover's own row then goes to the opponent, if that row held counters before \
-         the move. With `capture-empty-opposite` (whose capture takes one pit), all but the two \
-         that leave a pit",
+         the move; or it captures, and the mover moves again, if that row held counters before \
+         the move (with `must-feed`, a move that leaves the opponent counters, or the game \
+         ends as `unfed` says; one-lap games without `capture-extra-move` or children). With \
+         `capture-empty-opposite` (whose capture takes one pit), all but the two that leave a \
+         pit",
     ),
     (
         "extra-turn-in-store",
@@ -377,7 +380,9 @@ pub const FIELDS: [(&str, &str, &str); 78] = [
          captures past the empty pit after it (if it can) and goes on from its last pit; with \
          `capture-empty-opposite`, a lap ending in an empty pit takes the pit facing it and goes \
          on from its last pit only if that took counters (and in either case only if the last \
-         pit still holds counters)",
+         pit still holds counters); with neither, a lap whose last pit holds one of \
+         `capture-counts` (on `capture-side`) captures as a move's end would and goes on from \
+         the pit after its last pit, unless that is empty",
     ),
     (
         "capture-takes-own-alone",
@@ -421,9 +426,9 @@ pub const FIELDS: [(&str, &str, &str); 78] = [
         "a list of places in a row, 1 for its owner's leftmost pit",
         "the pits at these places of each row sow in the direction the mover chooses: two moves \
          each, the letter and `>` (counter-clockwise, towards the row's next letter) or `<` \
-         (clockwise); other pits sow as `direction` and `direction-by` say (one lap or relay \
-         laps, every move filter, no store sown, no grand-slam rule, and at most 12 moves: the \
-         row's pits and these places together)",
+         (clockwise), of one's own row or, with `moves = \"either-row\"`, of both; other pits \
+         sow as `direction` and `direction-by` say (one lap or relay laps, every move filter, no \
+         store sown, no grand-slam rule, and at most 32 moves in all)",
     ),
     (
         "no-crossing-back",
@@ -446,8 +451,7 @@ pub const FIELDS: [(&str, &str, &str); 78] = [
          a round that leaves a player fewer than the total less W plus half a pit, and with \
          `majority-ends` as soon as a player has captured more than W. Position \
          strings add, after the round's starter, the owner of each pit (`S` or `N`, in pit \
-         order). Rows of at most 6 pits; `round-fill`, `round-blocks` and \
-         `round-pits-to-go-on` do not apply",
+         order). `round-fill`, `round-blocks` and `round-pits-to-go-on` do not apply",
     ),
     (
         "territory-partial-pit-to-loser",
@@ -727,13 +731,14 @@ const CAPTURE_EXTRA_MOVES: [(&str, CaptureExtraMove); 3] = [
     ("once", CaptureExtraMove::Once),
 ];
 
-const GRAND_SLAMS: [(&str, GrandSlam); 6] = [
+const GRAND_SLAMS: [(&str, GrandSlam); 7] = [
     ("captures", GrandSlam::Captures),
     ("captures-nothing", GrandSlam::CapturesNothing),
     ("captures-nothing-if-held", GrandSlam::CapturesNothingIfHeld),
     ("leaves-leftmost", GrandSlam::LeavesLeftmost),
     ("leaves-rightmost", GrandSlam::LeavesRightmost),
     ("movers-row-to-opponent", GrandSlam::MoversRowToOpponent),
+    ("captures-and-moves-again", GrandSlam::CapturesAndMovesAgain),
 ];
 
 /// The words of a game file's `Unfed` values (read and written by the same table).
@@ -1373,7 +1378,7 @@ fn needs_direction_before_move(rules: &Rules) -> Option<&'static str> {
             "laps",
             !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }),
         ),
-        ("moves", rules.move_choice != MoveChoice::AnyPit),
+        ("moves", rules.move_choice == MoveChoice::Leftmost),
         ("move-filter", rules.move_filter != MoveFilter::Every),
         ("sow-own-store", rules.sow_own_store),
         ("grand-slam", rules.grand_slam != GrandSlam::Captures),
@@ -1388,6 +1393,16 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
         return Err(error(
             "start",
             format!("{total} counters in all is not from 1 to {MAX_COUNTERS}"),
+        ));
+    }
+    if rules.most_moves() > MAX_MOVES {
+        return Err(error(
+            "chosen-direction-pits",
+            format!(
+                "{} moves (two for a pit whose direction is chosen, of either row) are more than \
+                 the {MAX_MOVES} a position may have",
+                rules.most_moves()
+            ),
         ));
     }
     let single = matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. });
@@ -1490,6 +1505,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
     }
     if rules.tracks_directions() {
         let clash = [
+            ("moves", rules.move_choice == MoveChoice::EitherRow),
             ("chosen-direction-pits", rules.chosen_direction_pits != 0),
             ("no-crossing-back", rules.no_crossing_back),
             ("opening-from-rightmost", rules.opening_from_rightmost),
@@ -1501,37 +1517,15 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
                  direction of a pit's sowing before its move is chosen)",
             ));
         }
-        if 2 * rules.pits_per_row > MAX_ROW {
-            return Err(error(
-                "direction-by",
-                format!(
-                    "\"first-move\" is implemented for rows of at most {} pits (the first move \
-                     has two a pit, and a move list holds {MAX_ROW})",
-                    MAX_ROW / 2
-                ),
-            ));
-        }
     }
-    if rules.chosen_direction_pits != 0 {
-        let chosen = rules.chosen_direction_pits.count_ones() as usize;
-        if let Some(field) = needs_direction_before_move(rules) {
-            return Err(error(
-                field,
-                "is not implemented with chosen-direction-pits (a rule that needs the direction \
-                 of a pit's sowing before its move is chosen)",
-            ));
-        }
-        if rules.pits_per_row + chosen > MAX_ROW {
-            return Err(error(
-                "chosen-direction-pits",
-                format!(
-                    "{} pits and {chosen} chosen directions are {} moves; a move list holds \
-                     {MAX_ROW}",
-                    rules.pits_per_row,
-                    rules.pits_per_row + chosen
-                ),
-            ));
-        }
+    if rules.chosen_direction_pits != 0
+        && let Some(field) = needs_direction_before_move(rules)
+    {
+        return Err(error(
+            field,
+            "is not implemented with chosen-direction-pits (a rule that needs the direction of a \
+             pit's sowing before its move is chosen)",
+        ));
     }
     if rules.direction_rule != DirectionRule::Fixed
         && !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. })
@@ -1559,16 +1553,6 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
                 "South's rightmost pit is empty at the start: there is no move to make",
             ));
         }
-    }
-    if rules.move_choice == MoveChoice::EitherRow && rules.pit_count() > MAX_ROW {
-        return Err(error(
-            "moves",
-            format!(
-                "\"either-row\" is implemented for rows of at most {} pits (a move list holds \
-                 {MAX_ROW} moves)",
-                MAX_ROW / 2
-            ),
-        ));
     }
     if rules.move_choice == MoveChoice::EitherRow {
         // Rules that ask whose row a pit is in have no meaning where the rows belong to nobody.
@@ -1603,16 +1587,6 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
         }
     }
     if let Some(rounds) = rules.rounds.filter(|_| rules.territory()) {
-        if rules.pit_count() > MAX_ROW {
-            return Err(error(
-                "territory-pits-to-win",
-                format!(
-                    "a match for territory is implemented for rows of at most {} pits (a move \
-                     list holds {MAX_ROW} moves)",
-                    MAX_ROW / 2
-                ),
-            ));
-        }
         // Rules that ask whose row a pit is in, where the pits a player owns change hands, or
         // that deal a round otherwise than territory does.
         let by_row = [
@@ -1755,6 +1729,23 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
                      the landing pit, any count, either row), moves from one's own row, and the \
                      captures of counts and of an empty landing's facing pit (here: {field})"
                 ),
+            ));
+        }
+    }
+    if rules.grand_slam == GrandSlam::CapturesAndMovesAgain {
+        let why = if !matches!(rules.laps, Laps::Single { .. }) {
+            Some("is implemented for laps = \"single\" only")
+        } else if rules.capture_extra_move != CaptureExtraMove::No {
+            Some("is a rule of its own besides capture-extra-move (which move gives another)")
+        } else if rules.children.is_some() {
+            Some("is not a rule of games with children")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(error(
+                "grand-slam",
+                format!("= \"captures-and-moves-again\" {why}"),
             ));
         }
     }
@@ -2022,6 +2013,7 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
         ));
     }
     if rules.lap_captures {
+        let by_count = !rules.capture_past_empty && !rules.capture_empty_opposite;
         let clash = [
             ("laps", !relay),
             ("relay-from", rules.relay_from != RelayFrom::Landing),
@@ -2040,15 +2032,29 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ),
             (
                 "capture-counts",
-                rules.capture_past_empty == rules.capture_empty_opposite,
+                if rules.capture_past_empty || rules.capture_empty_opposite {
+                    rules.capture_past_empty && rules.capture_empty_opposite
+                } else {
+                    match rules.laps {
+                        Laps::Relay { captures } => captures.is_empty(),
+                        _ => true,
+                    }
+                },
+            ),
+            // (A capture by count at the end of every lap is the move's only capture.)
+            ("capture-every-count", by_count && rules.capture_every_count),
+            (
+                "passing-captures",
+                by_count && rules.passing_captures != PassingCaptures::Off,
             ),
         ];
         if let Some(field) = first_in_use(&clash) {
             return Err(error(
                 field,
                 "does not go with lap-captures, which is implemented for relay laps from the \
-                 landing pit with capture-past-empty, or with capture-empty-opposite leaving the \
-                 last counter, and no other rule on the end of a move",
+                 landing pit with capture-past-empty, with capture-empty-opposite leaving the \
+                 last counter, or with the capture of capture-counts, and no other rule on the \
+                 end of a move",
             ));
         }
     }

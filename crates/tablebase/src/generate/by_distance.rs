@@ -21,7 +21,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use super::{BuildError, CHUNK, LayerBuild, NOT_SOLVED, Outcome};
-use mancala_rules::{Ending, MAX_PITS, MAX_ROW, Spec};
+use mancala_rules::{Ending, MAX_MOVES, MAX_PITS, Spec};
 
 /// A layer's positions in order of distance: `order[starts[d]..starts[d + 1]]` are those at
 /// distance `d`, each run in order of index. Each entry is the position's board and state
@@ -181,7 +181,7 @@ impl<S: Spec> LayerBuild<'_, S> {
     /// false if one of them in this layer is not nearer, or not of the same class.
     fn settle(&self, index: u64, board: &[u8], distance: usize) -> bool {
         let pos = self.position(index, board);
-        let mut outcomes = [Outcome::Known(0); MAX_ROW];
+        let mut outcomes = [Outcome::Known(0); MAX_MOVES];
         let mut in_order = true;
         let class = self.row_class(board);
         let moves = self.outcomes_seeing(&pos, &mut outcomes, |child| {
