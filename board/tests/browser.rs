@@ -377,6 +377,30 @@ fn load_and_wait(page: &mut Page, text: &str) {
     );
 }
 
+/// The two sizes a catalogue game is looked at: a phone's and a desktop's (width, height,
+/// mobile, the screenshots' name).
+const BOTH_WIDTHS: [(u32, u32, bool, &str); 2] =
+    [(390, 844, true, "phone"), (1100, 900, false, "desktop")];
+
+/// A tab of the board at `size`, switched to `variant`, with `loaded` typed into the position
+/// field (else the game's start), and checked pit by pit against `base`, the rules' position.
+fn showing(
+    chromium: &Chromium,
+    server: &BoardServer,
+    (width, height, mobile): (u32, u32, bool),
+    variant: Variant,
+    loaded: Option<&str>,
+    base: Position,
+) -> Page {
+    let mut page = open(chromium, server, width, height, mobile);
+    switch_to(&mut page, variant);
+    if let Some(text) = loaded {
+        load_and_wait(&mut page, text);
+    }
+    check_board(&mut page, variant, base);
+    page
+}
+
 #[test]
 fn a_match_of_rounds_shows_its_blocked_pits_and_plays_on() {
     if !available() {
@@ -386,12 +410,15 @@ fn a_match_of_rounds_shows_its_blocked_pits_and_plays_on() {
     // A later round: South could fill only four pits, its two leftmost are blocked.
     let later = "x-x-4-4-4-4-4-4-4-4-4-4-0-8-S-N";
     let base = Position::from_position_string(variant, later).unwrap();
-    for (width, height, mobile, name) in [(390, 844, true, "phone"), (1100, 900, false, "desktop")]
-    {
-        let mut page = open(&chromium, &server, width, height, mobile);
-        switch_to(&mut page, variant);
-        load_and_wait(&mut page, later);
-        check_board(&mut page, variant, base);
+    for (width, height, mobile, name) in BOTH_WIDTHS {
+        let mut page = showing(
+            &chromium,
+            &server,
+            (width, height, mobile),
+            variant,
+            Some(later),
+            base,
+        );
         assert_eq!(
             page.eval("[...document.querySelectorAll('.pit.blocked')].map(p => p.dataset.move)"),
             serde_json::json!(["A", "B"])
@@ -475,12 +502,15 @@ fn a_match_for_territory_shows_the_pits_that_changed_hands() {
     // A later round: North won seven pits, its row and South's `A`; South is to move.
     let later = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S-S-NSSSSSNNNNNN";
     let base = Position::from_position_string(variant, later).unwrap();
-    for (width, height, mobile, name) in [(390, 844, true, "phone"), (1100, 900, false, "desktop")]
-    {
-        let mut page = open(&chromium, &server, width, height, mobile);
-        switch_to(&mut page, variant);
-        load_and_wait(&mut page, later);
-        check_board(&mut page, variant, base);
+    for (width, height, mobile, name) in BOTH_WIDTHS {
+        let mut page = showing(
+            &chromium,
+            &server,
+            (width, height, mobile),
+            variant,
+            Some(later),
+            base,
+        );
         assert_eq!(
             page.eval(
                 "[...document.querySelectorAll('.pit.changed-hands')].map(p => p.dataset.move)"
@@ -527,11 +557,15 @@ fn a_first_move_that_is_not_sown_is_shown_counter_by_counter() {
     // Gabata's first move keeps its pit's counters and moves one counter on from every other
     // pit (`B>C`, …): told so, animated so, and the board is then the rules' board.
     let base = Position::start(variant);
-    for (width, height, mobile, name) in [(390, 844, true, "phone"), (1100, 900, false, "desktop")]
-    {
-        let mut page = open(&chromium, &server, width, height, mobile);
-        switch_to(&mut page, variant);
-        check_board(&mut page, variant, base);
+    for (width, height, mobile, name) in BOTH_WIDTHS {
+        let mut page = showing(
+            &chromium,
+            &server,
+            (width, height, mobile),
+            variant,
+            None,
+            base,
+        );
         page.click(".pit[data-move='C']");
         settled(&mut page);
         let played = moves(&mut page);
@@ -564,12 +598,15 @@ fn pits_that_close_are_drawn_closed_and_never_played() {
             ))
             .unwrap()
         };
-    for (width, height, mobile, name) in [(390, 844, true, "phone"), (1100, 900, false, "desktop")]
-    {
-        let mut page = open(&chromium, &server, width, height, mobile);
-        switch_to(&mut page, variant);
-        load_and_wait(&mut page, before);
-        check_board(&mut page, variant, base);
+    for (width, height, mobile, name) in BOTH_WIDTHS {
+        let mut page = showing(
+            &chromium,
+            &server,
+            (width, height, mobile),
+            variant,
+            Some(before),
+            base,
+        );
         assert!(closed(&mut page).is_empty(), "{name}: nothing closed yet");
         // The position holds 23 of Deka's 24 counters: one has left the game.
         let left =
@@ -608,12 +645,15 @@ fn children_are_drawn_made_and_never_played() {
     // South's `F` sows its one counter into North's `a`, which then holds 4: South's child.
     let before = "4-4-4-4-4-1-3-4-4-4-4-4-2-2-S";
     let base = Position::from_position_string(variant, before).unwrap();
-    for (width, height, mobile, name) in [(390, 844, true, "phone"), (1100, 900, false, "desktop")]
-    {
-        let mut page = open(&chromium, &server, width, height, mobile);
-        switch_to(&mut page, variant);
-        load_and_wait(&mut page, before);
-        check_board(&mut page, variant, base);
+    for (width, height, mobile, name) in BOTH_WIDTHS {
+        let mut page = showing(
+            &chromium,
+            &server,
+            (width, height, mobile),
+            variant,
+            Some(before),
+            base,
+        );
         assert_eq!(
             page.eval("document.getElementById('child-key').hidden"),
             serde_json::json!(true),
@@ -1740,12 +1780,15 @@ fn toguz_kumalak_with_its_162_counters_is_drawn_and_played() {
     // A pit of more than 127 counters, and South's child at North's `d`.
     let before = "130-1-0-1-0-1-0-2-3-0-1-0-2s-0-0-0-0-0-10-11-S";
     let base = Position::from_position_string(variant, before).unwrap();
-    for (width, height, mobile, name) in [(390, 844, true, "phone"), (1100, 900, false, "desktop")]
-    {
-        let mut page = open(&chromium, &server, width, height, mobile);
-        switch_to(&mut page, variant);
-        load_and_wait(&mut page, before);
-        check_board(&mut page, variant, base);
+    for (width, height, mobile, name) in BOTH_WIDTHS {
+        let mut page = showing(
+            &chromium,
+            &server,
+            (width, height, mobile),
+            variant,
+            Some(before),
+            base,
+        );
         assert_eq!(
             page.text("document.querySelector(\".pit[data-move='A'] .count\").textContent"),
             "130",
