@@ -168,6 +168,10 @@ def mg_fen(game):
     fen = f"{pits}-{south_store}-{game.store[1]}-{side}"
     if game.info.rounds:
         fen += "-N" if game.starter else "-S"
+    if game.info.rounds and game.rtally is not None:
+        # A match of rounds won: the rounds each player has won.
+        wins = game.rtally.round_wins
+        fen += f"-{wins[0]}:{wins[1]}"
     if game.info.goal == 2:
         # A match for territory: who owns each pit, in pit order.
         fen += "-" + "".join("N" if owner else "S" for owner in game.owner)
@@ -310,6 +314,7 @@ def run_file(path, args, engine_bin, out_dir, rng):
                 # The round is over, not the match: MancalaGames deals the next round when asked,
                 # the engine at once.
                 game.new_game(new_round=True)
+                deal_as_ours(game, ours_fen)
                 rounds += 1
             elif over:
                 winner = game.get_winner()
@@ -378,9 +383,11 @@ def print_perft(path, depth, engine_bin, out_dir):
     south_start(game)
     for d in range(1, depth + 1):
         print(f"{name} startpos {d} {mg_perft(game, d)}", flush=True)
-    if game.info.rounds and (game.info.blocks or game.info.goal == 2):
-        # And from the start of a later round with blocked pits, or in a match for territory
-        # with pits that changed hands (a seeded random match), to depth 4 at most.
+    if game.info.rounds and (game.info.blocks or game.info.goal == 2
+                             or game.rtally is not None):
+        # And from the start of a later round with blocked pits, in a match for territory with
+        # pits that changed hands, or in a match of rounds won with a round won (a seeded
+        # random match), to depth 4 at most.
         fen = later_round(path, random.Random(52))
         for d in range(1, min(depth, 4) + 1):
             print(f"{name} {mg_fen(fen)} {d} {mg_perft(fen, d)}", flush=True)
@@ -410,6 +417,18 @@ def with_closed_pits(path, rng):
                 break
 
 
+def deal_as_ours(game, fen):
+    """A round dealt at random (a match of rounds won whose start is random): MancalaGames'
+    own deal is replaced by the engine's, which a seed from the round's end chooses (RULES.md,
+    "Matches of rounds"); from a given deal, play is the same."""
+    import game_info as gi
+    if game.info.start_pattern == gi.StartPattern.RANDOM:
+        fields = fen.split("-")
+        holes = game.cts.dbl_holes
+        game.board = [int(f) for f in fields[:holes]]
+        game.store = [int(fields[holes]), int(fields[holes + 1])]
+
+
 def south_start(game):
     """MancalaGames' start as `position startpos` is South's: a pattern filled for South's start
     (MancalaGames draws who starts, and turns some patterns round for North), a start dealt at
@@ -434,7 +453,8 @@ def south_start(game):
 
 def later_round(path, rng):
     """MancalaGames' game at the start of the first round, in random matches from South's start,
-    that blocks a pit or, in a match for territory, gives a pit to the other player."""
+    that blocks a pit, in a match for territory gives a pit to the other player, or in a match
+    of rounds won follows a round won."""
     import man_config
 
     while True:
@@ -452,7 +472,8 @@ def later_round(path, rng):
                 game.new_game(new_round=True)
                 holes = game.cts.holes
                 moved = game.info.goal == 2 and game.owner != [False] * holes + [True] * holes
-                if any(game.blocked) or moved:
+                won = game.rtally is not None and sum(game.rtally.round_wins) > 0
+                if any(game.blocked) or moved or won:
                     return game
             elif cond is not None and cond.is_game_over():
                 break
@@ -503,6 +524,7 @@ def print_transcript(path, plies, engine_bin, out_dir, rng):
             break
         if cond is not None and cond.is_round_over():
             game.new_game(new_round=True)  # the engine deals the next round at once
+            deal_as_ours(game, engine.query("fen"))
         assert engine.query("fen") == mg_fen(game), f"{name}: {played}"
         if cond is not None and cond.is_ended() and not cond.is_round_over():
             break

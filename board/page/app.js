@@ -16,7 +16,7 @@ const MARGIN_TIMEOUT = 5000;
 const REDUCED_MOTION = window.matchMedia('(prefers-reduced-motion: reduce)');
 const SIDE_NAME = { S: 'South', N: 'North' };
 
-const games = new Map(); // name → { title, pits, total, sownStores, closing }, in the engine's order
+const games = new Map(); // name → { title, pits, total, sownStores, stores, roundsWon, closing }, in the engine's order
 const sound = new Sound();
 
 const state = {
@@ -144,7 +144,10 @@ async function readBack() {
     const diagram = await link.request('d', (l) => l.startsWith('Game over:'));
     const rule = diagram[diagram.length - 1].slice('Game over: '.length).replace(/\s*\(.*\)$/, '');
     const [south, north] = (await link.query('score')).split(' ').map(Number);
-    end = { south, north, rule };
+    // The winner is the result's: a match of rounds won may go to the player with more rounds
+    // won where the score of its last round says otherwise.
+    const winner = { p1win: 'S', p2win: 'N', draw: '' }[await link.query('result')];
+    end = { south, north, rule, winner };
   }
   if (state.plies.length) state.plies[state.plies.length - 1].fen = fen;
   else state.start = fen;
@@ -493,14 +496,14 @@ function resultWords() {
     else outcome = loser === state.human ? 'You lost' : 'You won';
     return { text: `${outcome} on time`, rule: `${SIDE_NAME[loser]}'s clock ran out`, outcome: !state.human ? 'over' : loser === state.human ? 'lost' : 'won' };
   }
-  const { south, north, rule } = state.end;
+  const { south, north, rule, winner } = state.end;
   const mine = state.human === 'N' ? north : south;
   const theirs = state.human === 'N' ? south : north;
   let outcome;
-  if (south === north) outcome = `Draw ${south}–${north}`;
-  else if (!state.human) outcome = `${south > north ? 'South' : 'North'} won ${Math.max(south, north)}–${Math.min(south, north)}`;
-  else outcome = `${mine > theirs ? 'You won' : 'You lost'} ${mine}–${theirs}`;
-  const kind = south === north ? 'draw' : !state.human ? 'over' : mine > theirs ? 'won' : 'lost';
+  if (!winner) outcome = `Draw ${south}–${north}`;
+  else if (!state.human) outcome = `${SIDE_NAME[winner]} won ${winner === 'S' ? south : north}–${winner === 'S' ? north : south}`;
+  else outcome = `${winner === state.human ? 'You won' : 'You lost'} ${mine}–${theirs}`;
+  const kind = !winner ? 'draw' : !state.human ? 'over' : winner === state.human ? 'won' : 'lost';
   return { text: `${outcome} (${rule})`, rule: `The game ended: ${rule}.`, outcome: kind };
 }
 
@@ -558,7 +561,10 @@ function render() {
 function renderPlayers(pos, finished) {
   for (const [id, side] of playerSides()) {
     const bar = $(id);
-    bar.querySelector('.name').textContent = `${nameOf(side)} · ${SIDE_NAME[side]}`;
+    // In a match of rounds won, the rounds each player has won beside its name.
+    const won = pos && pos.roundWins ? pos.roundWins[side === 'S' ? 0 : 1] : null;
+    const rounds = won === null ? '' : ` · ${won} ${won === 1 ? 'round' : 'rounds'} won`;
+    bar.querySelector('.name').textContent = `${nameOf(side)} · ${SIDE_NAME[side]}${rounds}`;
     bar.classList.toggle('to-move', !!pos && !finished && pos.side === side);
     bar.dataset.side = side;
   }
@@ -777,7 +783,8 @@ function resetAnalysis() {
 // The engine.
 
 // Reads the engine's games from `variant` (`info string variant <name> <title> 2x<N> <total>
-// counters[, sown into stores][, any total][ (current)]`) and offers them in the game list.
+// counters[, sown into stores | , with stores][, any total][, a match of rounds won, …][ (current)]`)
+// and offers them in the game list.
 async function learnGames() {
   const lines = await link.command('variant');
   games.clear();
@@ -791,6 +798,8 @@ async function learnGames() {
       pits: Number(m[3]),
       total: Number(m[4]),
       sownStores: traits.includes('sown into stores'),
+      stores: traits.includes('sown into stores') || traits.includes('with stores'),
+      roundsWon: traits.some((t) => t.startsWith('a match of rounds won')),
       closing: traits.some((t) => t.startsWith('pits closing at')),
     });
     if (m[6]) listed = m[1];

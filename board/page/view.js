@@ -23,15 +23,17 @@ export function parsePosition(text, n) {
   const fields = text.split('-');
   const cells = fields.slice(0, 2 * n);
   const owners = fields.slice(2 * n + 3).find((f) => f.length === 2 * n && /^[SN]+$/.test(f));
+  // A match of rounds won: the rounds each player has won, `South:North`.
+  const won = fields.slice(2 * n + 3).find((f) => /^[0-9]+:[0-9]+$/.test(f));
   return {
     owners: owners ? [...owners] : null,
+    roundWins: won ? won.split(':').map(Number) : null,
     text,
     pits: cells.map((cell) => (cell === 'x' ? 0 : parseInt(cell, 10))),
     blocked: cells.map((cell) => cell === 'x'),
     children: cells.map((cell) => (/^[0-9]+[sn]$/.test(cell) ? cell.slice(-1).toUpperCase() : null)),
     captured: [Number(fields[2 * n]), Number(fields[2 * n + 1])],
     side: fields[2 * n + 2],
-    lastFour: fields[2 * n + 3],
   };
 }
 
@@ -64,7 +66,7 @@ export function uprightIn(width, n) {
   return (width - 130) / n < 42;
 }
 
-// Draws `pos` on the board element. `opts`: game { pits, sownStores }, previous (the position
+// Draws `pos` on the board element. `opts`: game { pits, stores }, previous (the position
 // before the last move, for its marks), lastMove, flipped (North's row at the bottom), names
 // [South's, North's], playable(move), onPit(move), toMove ('S', 'N' or '').
 export function drawBoard(board, pos, opts) {
@@ -102,9 +104,9 @@ export function drawBoard(board, pos, opts) {
     if (text !== undefined) el.textContent = text;
     return el;
   };
-  // Games that sow into stores, or whose position strings say who received the last four, keep
-  // their counters in stores; the others' are captured counters beside the board.
-  const storeLabel = opts.game.sownStores || pos.lastFour !== undefined ? 'store' : 'captured';
+  // Games with stores (sown into, or drawn on the board) keep their counters in stores; the
+  // others' are captured counters beside the board.
+  const storeLabel = opts.game.stores ? 'store' : 'captured';
   const gain = (side) => (before ? pos.captured[side] - before.captured[side] : 0);
   for (const side of [0, 1]) {
     const el = make('div', `store ${side ? 'north' : 'south'}`);

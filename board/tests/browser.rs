@@ -448,6 +448,72 @@ fn a_match_of_rounds_shows_its_blocked_pits_and_plays_on() {
 }
 
 #[test]
+fn a_match_of_rounds_won_shows_the_rounds_won_and_its_winner() {
+    if !available() {
+        return;
+    }
+    let (variant, chromium, server) = catalogue_board("sadeqa.toml");
+    // South has won four rounds of five; its `E` takes North's last counter, the fifth.
+    let last = "0-1-1-2-1-0-0-1-1-0-0-0-0-0-1-0-0-0-0-0-15-10-S-S-4:0";
+    let base = Position::from_position_string(variant, last).unwrap();
+    for (width, height, mobile, name) in BOTH_WIDTHS {
+        let mut page = showing(
+            &chromium,
+            &server,
+            (width, height, mobile),
+            variant,
+            Some(last),
+            base,
+        );
+        // The rounds each has won, beside each player's name.
+        assert_eq!(
+            page.eval(
+                "[...document.querySelectorAll('.player .name')].map(e => e.textContent).sort()"
+            ),
+            serde_json::json!([
+                "Engine · 50 ms · North · 0 rounds won",
+                "You · South · 4 rounds won"
+            ]),
+            "{name}"
+        );
+        // Sadeqa has no stores: its captures are counted beside the board.
+        assert_eq!(
+            page.text("document.querySelector('#south-store .what').textContent"),
+            "captured",
+            "{name}"
+        );
+        page.screenshot(&screenshots().join(format!("sadeqa-rounds-won-{name}.png")));
+        if !mobile {
+            page.click(".pit.legal[data-move='E']");
+            page.wait_for(
+                "document.body.dataset.state === 'over'",
+                LONG,
+                "the fifth round won ends the match",
+            );
+            check_board(&mut page, variant, base);
+            let result = page.text("document.getElementById('result').textContent");
+            assert!(
+                result.starts_with("You won 33–0") || result.starts_with("South won 33–0"),
+                "{result}"
+            );
+        }
+    }
+    // Huroy keeps its captures in stores (the engine lists it `with stores`).
+    let (variant, chromium, server) = catalogue_board("huroy.toml");
+    let mut page = open(&chromium, &server, 1100, 900, false);
+    switch_to(&mut page, variant);
+    settled(&mut page);
+    assert_eq!(
+        page.text("document.querySelector('#south-store .what').textContent"),
+        "store"
+    );
+    assert_eq!(
+        page.text("document.getElementById('player-bottom').querySelector('.name').textContent"),
+        "You · South · 0 rounds won"
+    );
+}
+
+#[test]
 fn the_first_move_asks_which_way_and_later_moves_do_not() {
     if !available() {
         return;

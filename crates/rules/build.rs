@@ -285,6 +285,7 @@ fn rust_source(rules: &Rules) -> String {
         fixed_direction_moves,
         closes_pits_at,
         origin_keeps_one,
+        singles_take_facing,
         closing_spares_right_pits,
         capture_every_count,
     } = *rules;
@@ -318,14 +319,15 @@ fn rust_source(rules: &Rules) -> String {
         Some(r) => format!(
             "Some(Rounds {{ fill: RoundFill::{:?}, starter: RoundStarter::{:?}, blocks: {}, \
              pits_to_go_on: {}, territory_pits_to_win: {}, partial_pit_to_loser: {}, \
-             only_loser_refills: {} }})",
+             only_loser_refills: {}, wins_to_win: {} }})",
             r.fill,
             r.starter,
             r.blocks,
             r.pits_to_go_on,
             r.territory_pits_to_win,
             r.partial_pit_to_loser,
-            r.only_loser_refills
+            r.only_loser_refills,
+            r.wins_to_win
         ),
     };
     format!(
@@ -396,6 +398,7 @@ fn rust_source(rules: &Rules) -> String {
     closing_spares_right_pits: {closing_spares_right_pits},
     capture_every_count: {capture_every_count},
     origin_keeps_one: {origin_keeps_one},
+    singles_take_facing: {singles_take_facing},
 }}",
         relay_counts = counts_source(relay_counts),
     )

@@ -695,7 +695,12 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             continue;
         }
         // Territory's parameter is the pits to win (read with the rounds).
-        if key == "goal_param" && info.get("goal").and_then(Value::as_i64) == Some(2) {
+        if key == "goal_param"
+            && matches!(
+                info.get("goal").and_then(Value::as_i64),
+                Some(2 | 4 | 8 | 9 | 11)
+            )
+        {
             continue;
         }
         // The count at which pits close (read with the sowing rule).
@@ -796,17 +801,20 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     // The goal: the most counters, or one won outright (to deprive, clear or immobilize).
     let goal = int(info, "goal", 0)?;
     let territory = goal == 2;
+    // A goal of rounds won: each round is played for the goal's round win (the most counters,
+    // or one won outright), and the first to win goal_param rounds wins the match.
+    let rounds_won = matches!(goal, 4 | 8 | 9 | 11);
     let eliminates = match goal {
-        0 | 2 => false,
-        1 => {
+        0 | 2 | 4 => false,
+        1 | 9 => {
             lines.push("goal = \"deprive\"".into());
             true
         }
-        3 => {
+        3 | 8 => {
             lines.push("goal = \"clear-own-row\"".into());
             true
         }
-        10 => {
+        10 | 11 => {
             lines.push("goal = \"immobilize\"".into());
             true
         }
@@ -816,7 +824,6 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
                 format!(
                     "= {other}: {} is not a rule the engine has",
                     match other {
-                        4 | 8 | 9 | 11 => "a goal of a number of rounds won",
                         5 => "a goal of counters gathered over rounds",
                         6 => "a goal of extra counters over rounds",
                         7 => "a goal of points over rounds",
@@ -1432,6 +1439,9 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
     match int(info, "presowcapt", 0)? {
         0 => {}
         1 => lines.push("store-one-per-lap = true".into()),
+        // Every single counter of the mover's row takes across before the move is sown (one
+        // lap: MancalaGames does it before each lap).
+        2 if int(info, "mlaps", 0)? == 0 => lines.push("singles-take-facing = true".into()),
         3 if int(info, "mlaps", 0)? == 0
             && int(info, "sow_rule", 0)? == 0
             && int(info, "grandslam", 0)? == 0 =>
@@ -1777,8 +1787,10 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
         }
     }
     // In a match for territory whose rounds end without moves, MancalaGames wins the round only
-    // with every counter (its round's winning count is then the total less one).
-    if !eliminates && !territory {
+    // with every counter (its round's winning count is then the total less one), and so in a
+    // match of rounds won whose rounds end so (rounds 2).
+    let round_ends_by_moves = rounds_won && int(info, "rounds", 0)? != 1;
+    if !eliminates && !territory && !round_ends_by_moves {
         lines.push("majority-ends = true".into());
     }
     // It ends a game without stores in the sowing, and not ended by the feeding rule, once
@@ -1877,6 +1889,71 @@ pub fn translate(text: &str) -> Result<GameFile, Refusal> {
             return Err(refuse(
                 "goal",
                 "= 2 without rounds: territory is won from round to round",
+            ));
+        }
+        0 if rounds_won => {
+            return Err(refuse(
+                "goal",
+                format!("= {goal} without rounds: rounds are won from round to round"),
+            ));
+        }
+        // A match of rounds won: every round is dealt as the first, and ends as a game would
+        // (rounds 2), or once a player holds more than half of the counters (rounds 1).
+        1 | 2 if rounds_won => {
+            let round_fill = int(info, "round_fill", 0)?;
+            if round_fill != 0 {
+                return Err(refuse(
+                    "round_fill",
+                    format!(
+                        "= {round_fill} with a goal of rounds won, whose rounds are dealt as the first"
+                    ),
+                ));
+            }
+            if blocks {
+                return Err(refuse(
+                    "blocks",
+                    "with a goal of rounds won: its rounds are dealt as the first, and block no pit",
+                ));
+            }
+            if rounds == 1 && total % 2 == 1 {
+                return Err(refuse(
+                    "rounds",
+                    format!(
+                        "= 1 with {total} counters: MancalaGames' majority of an odd total is not \
+                         a rule the engine has"
+                    ),
+                ));
+            }
+            let starter = match int(info, "round_starter", 0)? {
+                0 => "alternate",
+                1 => "loser",
+                2 => "winner",
+                3 => "last-mover",
+                other => {
+                    return Err(refuse(
+                        "round_starter",
+                        format!("= {other}: this round starter is not a rule the engine has"),
+                    ));
+                }
+            };
+            let wins = int(info, "goal_param", 0)?;
+            if !(1..=255).contains(&wins) {
+                return Err(refuse(
+                    "goal_param",
+                    format!("= {wins}: the rounds to win are from 1 to 255"),
+                ));
+            }
+            lines.push("rounds = true".into());
+            lines.push(format!("round-starter = \"{starter}\""));
+            lines.push(format!("rounds-to-win = {wins}"));
+        }
+        _ if rounds_won => {
+            return Err(refuse(
+                "rounds",
+                format!(
+                    "= {rounds} with a goal of rounds won: rounds that end once the start's count, \
+                     or twice it, or fewer are left are not a rule the engine has"
+                ),
             ));
         }
         // Pits blocked as the game goes on are the pits that close (`sow_rule` 1 or 2).
@@ -2123,6 +2200,62 @@ mod tests {
             translate(&file(6, 4, relay)).unwrap_err().parameter,
             "grandslam"
         );
+    }
+
+    #[test]
+    fn a_goal_of_rounds_won_becomes_a_match_of_rounds_won() {
+        let info = r#"{ "name": "Won", "goal": 4, "goal_param": 5, "rounds": 2,
+                        "round_starter": 1, "stores": true }"#;
+        let game = translate(&file(6, 4, info)).unwrap();
+        let rules = definition::parse(&game.text).unwrap();
+        let rounds = rules.rounds.expect("a match of rounds");
+        assert_eq!(rounds.wins_to_win, 5, "{}", game.text);
+        assert_eq!(rounds.starter, mancala_rules::RoundStarter::Loser);
+        // A round that ends without moves is won only with every counter by count.
+        assert!(!rules.majority_ends, "{}", game.text);
+        // Rounds that end at half of the counters end at a majority.
+        let half = translate(&file(6, 4, &info.replace("\"rounds\": 2", "\"rounds\": 1"))).unwrap();
+        assert!(
+            definition::parse(&half.text).unwrap().majority_ends,
+            "{}",
+            half.text
+        );
+        // Rounds won by depriving the opponent.
+        let deprive = translate(&file(6, 4, &info.replace("\"goal\": 4", "\"goal\": 9"))).unwrap();
+        let rules = definition::parse(&deprive.text).unwrap();
+        assert_eq!(rules.goal, mancala_rules::Goal::Deprive, "{}", deprive.text);
+        assert_eq!(rules.wins_to_win(), 5, "{}", deprive.text);
+        // Without rounds, with rounds that end at a count left, or with a fill: refused.
+        let without = file(6, 4, r#"{ "name": "W", "goal": 4, "goal_param": 5 }"#);
+        assert_eq!(translate(&without).unwrap_err().parameter, "goal");
+        let counted = file(6, 4, &info.replace("\"rounds\": 2", "\"rounds\": 3"));
+        assert_eq!(translate(&counted).unwrap_err().parameter, "rounds");
+        let filled = info.replace("\"round_starter\"", "\"round_fill\": 1, \"round_starter\"");
+        assert_eq!(
+            translate(&file(6, 4, &filled)).unwrap_err().parameter,
+            "round_fill"
+        );
+        // Counters gathered over rounds are another goal, still refused (its parameter first).
+        let gathered = file(6, 4, &info.replace("\"goal\": 4", "\"goal\": 5"));
+        assert_eq!(translate(&gathered).unwrap_err().parameter, "goal_param");
+    }
+
+    #[test]
+    fn single_counters_capturing_across_before_sowing_take_facing() {
+        let info = r#"{ "name": "Singles", "presowcapt": 2, "stores": true }"#;
+        let game = translate(&file(6, 4, info)).unwrap();
+        assert!(
+            definition::parse(&game.text).unwrap().singles_take_facing,
+            "{}",
+            game.text
+        );
+        // Before each lap of a relay: refused.
+        let laps = file(
+            6,
+            4,
+            &info.replace("\"stores\"", "\"mlaps\": 1, \"stores\""),
+        );
+        assert_eq!(translate(&laps).unwrap_err().parameter, "presowcapt");
     }
 
     #[test]

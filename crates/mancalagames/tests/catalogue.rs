@@ -57,19 +57,22 @@ fn the_catalogue_games_count_as_mancalagames_does() {
         if from == "startpos" {
             *checked.entry(name).or_insert(0) += 1;
         } else {
-            // A later round of a match of rounds: its string says which pits are blocked, or in
-            // a match for territory, who owns each pit now.
+            // A later round of a match of rounds: its string says which pits are blocked, in a
+            // match for territory who owns each pit now, or in a match of rounds won the rounds
+            // won so far.
             let moved = root.north_owned_pits() != Position::start(variant).north_owned_pits();
+            let won = root.round_wins() != [0, 0];
             assert!(
-                root.blocked_pits() != 0 || moved,
-                "{name} {from}: blocks a pit or moves one"
+                root.blocked_pits() != 0 || moved || won,
+                "{name} {from}: blocks a pit, moves one or follows a round won"
             );
             *later_rounds.entry(name).or_insert(0) += 1;
         }
     }
     for (name, variant) in &games {
         assert_eq!(checked.get(name.as_str()), Some(&5), "{name}: five depths");
-        if variant.rules().blocks_pits() || variant.rules().territory() {
+        let rules = variant.rules();
+        if rules.blocks_pits() || rules.territory() || rules.wins_to_win() > 0 {
             assert_eq!(
                 later_rounds.get(name.as_str()),
                 Some(&4),

@@ -132,7 +132,7 @@ pub fn play_game(
             End::Rules(ending) => {
                 let totals = game.final_totals().expect("the game is over");
                 (
-                    GameResult::from_totals(totals),
+                    game.result().expect("the game is over"),
                     Some(totals),
                     Termination::Rules(ending),
                 )

@@ -1,7 +1,8 @@
 //! Position strings (RULES.md, "Position strings"): `<pits…>-<South captured>-<North captured>-<S|N>[-<S|N|X>-<S|N|X>]`;
 //! in a match of rounds a blocked pit is written `x` (and in a game whose pits close, a closed
 //! one), and one more field says who started the
-//! round (`S` or `N`), and in a match for territory one more each pit's owner; where a capture
+//! round (`S` or `N`), and in a match for territory one more each pit's owner (in a match of
+//! rounds won, the rounds each player has won, `2:1`); where a capture
 //! gives one extra move at most, or a goal won outright has extra moves, a field says whether
 //! the side to move is on one (`E`) or not (`X`); where a single counter may not cross straight
 //! back, the pit it crossed into (or `X`); where the first move chooses the directions, the
@@ -11,7 +12,7 @@
 use std::fmt;
 
 use super::moves::Move;
-use super::position::{MAX_COUNTERS, MAX_PITS, Position};
+use super::position::{MAX_COUNTERS, MAX_PITS, Position, holder_mark};
 use super::side::Side;
 use super::variant::{ChildMaking, Direction, Variant};
 
@@ -58,6 +59,9 @@ pub enum PositionStringError {
     BadDirections { text: String },
     /// A match for territory's owners field is not `S` or `N` for each pit.
     BadOwners { text: String, pits: usize },
+    /// A match of rounds won's field is not `<South's wins>:<North's wins>`, each fewer than the
+    /// wins that end the match.
+    BadRoundWins { text: String, most: u8 },
     /// The extra-move field is not `E` or `X`.
     BadExtraMove { text: String },
     /// The crossing field is not a pit letter of the board or `X`.
@@ -146,6 +150,13 @@ impl fmt::Display for PositionStringError {
                     "the extra-move field is '{text}', expected E (on an extra move) or X"
                 )
             }
+            PositionStringError::BadRoundWins { text, most } => {
+                write!(
+                    f,
+                    "the rounds-won field is '{text}', expected South's and North's round wins as \
+                     S:N, each from 0 to {most}"
+                )
+            }
             PositionStringError::BadOwners { text, pits } => {
                 write!(
                     f,
@@ -199,6 +210,7 @@ impl Position {
             + if rules.tracks_four_holders() { 2 } else { 0 }
             + rules.rounds.is_some() as usize
             + rules.territory() as usize
+            + (rules.wins_to_win() > 0) as usize
             + rules.tracks_extra_move() as usize
             + rules.tracks_crossing() as usize
             + rules.tracks_directions() as usize
@@ -432,6 +444,21 @@ impl Position {
         } else {
             rules.start_owners()
         };
+        let round_wins = if rules.wins_to_win() > 0 {
+            let text = fields[len + 4 + 2 * rules.tracks_four_holders() as usize];
+            // Neither has won the match yet: each has fewer wins than end it.
+            let most = rules.wins_to_win() - 1;
+            let wins = text.split_once(':').and_then(|(south, north)| {
+                let win = |t| parse_count(t).filter(|&w| w <= most as u64);
+                Some([win(south)? as u8, win(north)? as u8])
+            });
+            wins.ok_or_else(|| PositionStringError::BadRoundWins {
+                text: text.to_string(),
+                most,
+            })?
+        } else {
+            [0; 2]
+        };
         // Every count is at most the total (<= 255), so the narrowing below is exact.
         let mut pits = [0u8; MAX_PITS];
         for (pit, &count) in pits.iter_mut().zip(&counts[..len]) {
@@ -443,8 +470,11 @@ impl Position {
             captured: [counts[len] as u8, counts[len + 1] as u8],
             total: found as u8,
             side_to_move,
-            last_four,
-            first_capture,
+            marks: if rules.wins_to_win() > 0 {
+                round_wins
+            } else {
+                [holder_mark(last_four), holder_mark(first_capture)]
+            },
             blocked,
             round_starter,
             on_extra_move,
@@ -517,12 +547,16 @@ impl fmt::Display for Position {
             write!(
                 f,
                 "-{}-{}",
-                holder_letter(self.last_four),
-                holder_letter(self.first_capture)
+                holder_letter(self.last_four()),
+                holder_letter(self.first_capture())
             )?;
         }
         if self.rules().rounds.is_some() {
             write!(f, "-{}", self.round_starter.letter())?;
+        }
+        if self.rules().wins_to_win() > 0 {
+            let [south, north] = self.round_wins();
+            write!(f, "-{south}:{north}")?;
         }
         if self.rules().territory() {
             f.write_str("-")?;

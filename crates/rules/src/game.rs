@@ -284,9 +284,22 @@ impl Game {
         })
     }
 
-    /// The result, once the game is over.
+    /// The result, once the game is over. A match of rounds won that a history rule ends goes
+    /// to the player with more rounds won, the round it ended counted as any other.
     pub fn result(&self) -> Option<GameResult> {
-        self.final_totals().map(GameResult::from_totals)
+        let totals = self.final_totals()?;
+        let round_result = GameResult::from_totals(totals);
+        let position = self.position();
+        if position.rules().wins_to_win() == 0 || !self.ending()?.by_history() {
+            return Some(round_result);
+        }
+        let mut wins = position.round_wins().map(u32::from);
+        match round_result {
+            GameResult::SouthWins => wins[0] += 1,
+            GameResult::NorthWins => wins[1] += 1,
+            GameResult::Draw => {}
+        }
+        Some(GameResult::from_totals(wins))
     }
 }
 

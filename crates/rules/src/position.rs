@@ -25,10 +25,13 @@ pub struct Position {
     /// allows any total, this position's.
     pub(super) total: u8,
     pub(super) side_to_move: Side,
-    /// Anywoli: who received the most recent four.
-    pub(super) last_four: Option<Side>,
-    /// Anywoli: who made the first last-seed capture.
-    pub(super) first_capture: Option<Side>,
+    /// Two marks of the game's own, which no game needs both kinds of (a game file may not ask
+    /// for both): where the game tracks the four holders ([`Rules::tracks_four_holders`],
+    /// Anywoli), who received the most recent four and who made the first last-seed capture,
+    /// each 0 (nobody), 1 (South) or 2 (North); in a match of rounds won
+    /// ([`Rules::wins_to_win`]), the rounds South and North have won; 0 elsewhere. (Two bytes
+    /// shared keep the position at 52 bytes: copy-make's speed depends on it.)
+    pub(super) marks: [u8; 2],
     /// A match of rounds: the pits blocked for this round, a bit each (always 0 elsewhere).
     pub(super) blocked: u32,
     /// A match of rounds: who moved first in this round (South elsewhere).
@@ -174,10 +177,10 @@ impl Position {
         }
         let mut all = [0; MAX_PITS];
         all[..pits.len()].copy_from_slice(pits);
-        let (last_four, first_capture) = if rules.tracks_four_holders() {
-            (last_four, first_capture)
+        let marks = if rules.tracks_four_holders() {
+            [holder_mark(last_four), holder_mark(first_capture)]
         } else {
-            (None, None)
+            [0; 2]
         };
         Some(Position {
             variant,
@@ -185,8 +188,7 @@ impl Position {
             captured,
             total: total as u8,
             side_to_move,
-            last_four,
-            first_capture,
+            marks,
             blocked: 0,
             round_starter: Side::South,
             on_extra_move: false,
@@ -211,8 +213,7 @@ impl Position {
             captured: [0; 2],
             total: rules.total() as u8,
             side_to_move: Side::South,
-            last_four: None,
-            first_capture: None,
+            marks: [0; 2],
             blocked: 0,
             round_starter: Side::South,
             on_extra_move: false,
@@ -276,6 +277,17 @@ impl Position {
         self.round_starter
     }
 
+    /// The rounds each player has won, `[South, North]` (a match of rounds won, see
+    /// [`Rules::wins_to_win`]; 0 elsewhere).
+    #[inline]
+    pub fn round_wins(&self) -> [u8; 2] {
+        if self.rules().wins_to_win() > 0 {
+            self.marks
+        } else {
+            [0; 2]
+        }
+    }
+
     #[inline]
     pub fn variant(&self) -> Variant {
         self.variant
@@ -330,12 +342,26 @@ impl Position {
 
     /// Anywoli: who received the most recent four, if anybody has.
     pub fn last_four(&self) -> Option<Side> {
-        self.last_four
+        mark_holder(self.marks[0])
     }
 
     /// Anywoli: who made the first last-seed capture, if anybody has.
     pub fn first_capture(&self) -> Option<Side> {
-        self.first_capture
+        mark_holder(self.marks[1])
+    }
+
+    /// Anywoli: `side` received the most recent four.
+    #[inline(always)]
+    pub(super) fn set_last_four(&mut self, side: Side) {
+        self.marks[0] = holder_mark(Some(side));
+    }
+
+    /// Anywoli: `side` made a last-seed capture (the first one is kept).
+    #[inline(always)]
+    pub(super) fn note_capture(&mut self, side: Side) {
+        if self.marks[1] == 0 {
+            self.marks[1] = holder_mark(Some(side));
+        }
     }
 
     /// Counters in the game: on the board and captured.
@@ -861,7 +887,8 @@ impl Position {
         } else {
             self.captured.map(u32::from)
         };
-        if let Some(rounds) = rules.rounds {
+        // (A match of rounds won plays each round for the most counters: half decides.)
+        if let Some(rounds) = rules.rounds.filter(|r| r.wins_to_win == 0) {
             let most = if rounds.territory_pits_to_win > 0 {
                 rules.territory_win(rounds)
             } else {
@@ -949,8 +976,8 @@ impl Position {
             }
             Ending::LastFour => {
                 let receiver = match last_four_rule {
-                    LastFourRule::MostRecentFour => self.last_four,
-                    LastFourRule::FirstCapture => self.first_capture,
+                    LastFourRule::MostRecentFour => self.last_four(),
+                    LastFourRule::FirstCapture => self.first_capture(),
                 };
                 give_all(&mut totals, receiver);
             }
@@ -967,7 +994,7 @@ impl Position {
             | Ending::EndlessMove => match self.rules().leftover {
                 Leftover::SplitEvenly => split_evenly(&mut totals),
                 Leftover::RowOwner => rows(&mut totals),
-                Leftover::LastFourReceiver => give_all(&mut totals, self.last_four),
+                Leftover::LastFourReceiver => give_all(&mut totals, self.last_four()),
                 Leftover::Nobody => {}
                 Leftover::SplitOddToTrailing => {
                     let trailing = if totals[1] > totals[0] {
@@ -1026,5 +1053,25 @@ pub fn margin_of(totals: [u32; 2], side: Side) -> i32 {
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({} {})", self.variant, self)
+    }
+}
+
+/// A four holder as one of [`Position`]'s marks: 0 nobody, 1 South, 2 North.
+#[inline(always)]
+pub(super) const fn holder_mark(holder: Option<Side>) -> u8 {
+    match holder {
+        None => 0,
+        Some(Side::South) => 1,
+        Some(Side::North) => 2,
+    }
+}
+
+/// The four holder one of [`Position`]'s marks names.
+#[inline(always)]
+const fn mark_holder(mark: u8) -> Option<Side> {
+    match mark {
+        1 => Some(Side::South),
+        2 => Some(Side::North),
+        _ => None,
     }
 }

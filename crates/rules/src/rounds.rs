@@ -43,6 +43,9 @@ impl Position {
     pub fn next_round(&self, totals: [u32; 2], last_mover: Side) -> Option<Position> {
         let rules: &Rules = self.rules();
         let rounds = rules.rounds?;
+        if rounds.wins_to_win > 0 {
+            return self.next_round_won(rounds, totals, last_mover);
+        }
         let need = rules.round_need(rounds);
         if totals.iter().any(|&held| held < need) || totals[0] + totals[1] != self.total() {
             return None;
@@ -106,6 +109,68 @@ impl Position {
 }
 
 impl Position {
+    /// A match of rounds won's next round ([`Rounds::wins_to_win`]): the round's winner (more
+    /// counters in `totals`) scores a round; the match is over once it has the wins to win, or
+    /// the next round is the game's start again (turned round after a round South started: a
+    /// start that differs between the rows is dealt as for the player who did not start the
+    /// last round, as MancalaGames deals it), with the rounds won so far. After a drawn
+    /// round the player who did not start it starts the next, whatever `round-starter` says
+    /// (MancalaGames' rule).
+    fn next_round_won(
+        &self,
+        rounds: Rounds,
+        totals: [u32; 2],
+        last_mover: Side,
+    ) -> Option<Position> {
+        let winner = match totals[0].cmp(&totals[1]) {
+            Ordering::Greater => Some(Side::South),
+            Ordering::Less => Some(Side::North),
+            Ordering::Equal => None,
+        };
+        let mut wins = self.round_wins();
+        if let Some(winner) = winner {
+            wins[winner.index()] += 1;
+            if wins[winner.index()] >= rounds.wins_to_win {
+                return None;
+            }
+        }
+        // A game dealt at random deals each round at random, from a seed that the round's end
+        // gives (the same end, the same deal: every program that plays the match agrees).
+        let random = self.rules().random_start;
+        let mut next = if random {
+            Position::random_deal(self.variant, self.deal_seed())
+        } else {
+            Position::start(self.variant)
+        };
+        // A start that differs between the rows is dealt as for the player who did not start
+        // the round that ended: turned round (the rows swapped) after a round South started.
+        if self.round_starter == Side::South && !random {
+            let n = self.rules().pits_per_row;
+            let (south, north) = next.pits[..2 * n].split_at_mut(n);
+            south.swap_with_slice(north);
+        }
+        let starter = match (rounds.starter, winner) {
+            (RoundStarter::Alternate, _) | (_, None) => self.round_starter.opponent(),
+            (RoundStarter::Loser, Some(winner)) => winner.opponent(),
+            (RoundStarter::Winner, Some(winner)) => winner,
+            (RoundStarter::LastMover, _) => last_mover,
+        };
+        next.marks = wins;
+        next.round_starter = starter;
+        next.side_to_move = starter;
+        Some(next)
+    }
+
+    /// The seed of the next round's random deal: the FNV-1a hash of this position's string
+    /// (the round's end, with the rounds won before it).
+    fn deal_seed(&self) -> u64 {
+        self.to_string()
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+                (hash ^ byte as u64).wrapping_mul(0x100_0000_01b3)
+            })
+    }
+
     /// Fills `side`'s row for the next round from the `held` counters it holds (captured and on
     /// its row), from the end `round-fill` says, as far as they go, the rest in its store; the
     /// pits left are blocked where the rounds block pits (and unblocked where they are filled).

@@ -327,6 +327,12 @@ pub struct Rounds {
     /// on with the row and store the round left them. A drawn round ends the match, and so does
     /// a round whose winner has no move on the board it left (MancalaGames' rule).
     pub only_loser_refills: bool,
+    /// A match of rounds won where not 0: every round is dealt as the first (the game's start),
+    /// a round's winner (the player holding more counters at its end, or the one its goal makes
+    /// the winner) scores a round, and the first player to score this many wins the match. The
+    /// rounds each player has won are part of the position; the fill, blocks and pits to go on
+    /// of the other matches have no part in it.
+    pub wins_to_win: u8,
 }
 
 /// Where a new round's counters go first in each row.
@@ -615,6 +621,9 @@ pub struct Rules {
     /// A move keeps one counter in its pit (its first counter is sown back into it) and sows the
     /// rest from the next pit; a pit of a single counter sows it into the next pit.
     pub origin_keeps_one: bool,
+    /// Before a move is sown, every pit of the mover's row that holds a single counter (the
+    /// moved pit too) takes the pit facing it into the mover's store.
+    pub singles_take_facing: bool,
 }
 
 impl Rules {
@@ -702,6 +711,7 @@ impl Rules {
             past_empty_takes_facing: false,
             empty_landing_gives_store: false,
             single_counter_takes_facing: false,
+            singles_take_facing: false,
             passing_captures: PassingCaptures::Off,
             sweep_at_most: 0,
             children: None,
@@ -911,6 +921,16 @@ impl Rules {
     #[inline]
     pub const fn start_owners(&self) -> u32 {
         ((1u32 << self.pits_per_row) - 1) << self.pits_per_row
+    }
+
+    /// The round wins that win a match of rounds won (see [`Rounds::wins_to_win`]), 0 in every
+    /// other game: the rounds each player has won are then part of the position.
+    #[inline(always)]
+    pub const fn wins_to_win(&self) -> u8 {
+        match self.rounds {
+            Some(rounds) => rounds.wins_to_win,
+            None => 0,
+        }
     }
 
     /// Whether the game is a match for territory (see [`Rounds::territory_pits_to_win`]): who

@@ -300,6 +300,9 @@ impl Position {
                         self.captured[mover.index()] += self.pits[facing];
                         self.pits[facing] = 0;
                     }
+                    if rules.singles_take_facing {
+                        self.singles_take_facing(rules);
+                    }
                     let last = self.sow_one_lap(rules, origin, captures);
                     match last {
                         LastCounter::Pit(_) if single && !rules.single_counter_captures => {}
@@ -593,6 +596,7 @@ impl Position {
         if rules.sweep_at_most > 0
             || rules.claims_leftover_at_end()
             || rules.single_counter_takes_facing && hand == 1
+            || rules.singles_take_facing
             || rules.tracks_directions()
             || rules.stores_change_hands()
             || rules.has_children()
@@ -1406,6 +1410,21 @@ impl Position {
         }
     }
 
+    /// Before a move is sown (see [`Rules::singles_take_facing`]): every pit of the mover's row
+    /// holding a single counter takes the pit facing it into the mover's store.
+    fn singles_take_facing(&mut self, rules: &Rules) {
+        let n = rules.pits_per_row;
+        let mover = self.side_to_move;
+        let first = mover.index() * n;
+        for pit in first..first + n {
+            if self.pits[pit] == 1 {
+                let facing = rules.pit_count() - 1 - pit;
+                self.captured[mover.index()] += self.pits[facing];
+                self.pits[facing] = 0;
+            }
+        }
+    }
+
     /// Whether the opponent of the side to move has counters in their row, where a grand-slam
     /// rule asks (always `false` elsewhere, at no cost in the built-in games).
     #[inline(always)]
@@ -1595,7 +1614,7 @@ impl Position {
                 let owner = if pit < n { Side::South } else { Side::North };
                 self.pits[pit] = 0;
                 self.captured[owner.index()] += 4;
-                self.last_four = Some(owner);
+                self.set_last_four(owner);
             }
         }
         pit = step(rules, pit);
@@ -1606,8 +1625,8 @@ impl Position {
                 let mover = self.side_to_move;
                 self.pits[pit] = 0;
                 self.captured[mover.index()] += 4;
-                self.last_four = Some(mover);
-                self.first_capture.get_or_insert(mover);
+                self.set_last_four(mover);
+                self.note_capture(mover);
                 LapEnd::ExtraTurn
             }
             _ => LapEnd::Relay(pit),

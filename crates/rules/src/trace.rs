@@ -145,11 +145,13 @@ impl Position {
                     })
                 }
             }
-            // (A single counter's take of the pit facing it, and the last mover's leftover, are
-            // told there too: as captures at the end.)
+            // (A single counter's take of the pit facing it, the takes of single counters before
+            // the sowing, and the last mover's leftover, are told there too: as captures at the
+            // end.)
             if rules.sweep_at_most > 0
                 || rules.capture_extra_move != CaptureExtraMove::No
                 || rules.single_counter_takes_facing
+                || rules.singles_take_facing
                 || rules.claims_leftover_at_end()
             {
                 self.tell_end_of_move_rules(mv, &mut steps);

@@ -4,7 +4,8 @@
 //! `A B C a b c A …` unless the game says otherwise.
 
 use mancala_rules::{
-    Ending, Game, IllegalReason, LastFourRule, Move, Position, Side, SowStep, Variant, definition,
+    Ending, Game, GameResult, IllegalReason, LastFourRule, Move, Position, Side, SowStep, Variant,
+    definition,
 };
 
 /// Registers a 2×3 game of any total with `rules` added to its file.
@@ -629,6 +630,190 @@ fn the_next_round_s_starter_follows_the_game_s_rule() {
     // the winner rule to the player to move.
     assert_eq!(starter("loser", [6, 6], North), North);
     assert_eq!(starter("winner", [6, 6], North), South);
+}
+
+/// Registers a 2×3 match of rounds won (two to win), 2 a pit (12 counters), captures on 2, the
+/// empty board ending a round, with `rules` added to its file.
+fn rounds_won_game(name: &str, rules: &str) -> Variant {
+    game_file(&format!(
+        "name = \"{name}\"\npits-per-row = 3\ncapture-counts = [2]\nleftover = \"row-owner\"\n\
+         rounds = true\nrounds-to-win = 2\n{rules}"
+    ))
+}
+
+fn match_from(variant: Variant, text: &str) -> Game {
+    Game::new(position(variant, text), LastFourRule::default())
+}
+
+#[test]
+fn a_won_round_scores_and_the_next_round_is_dealt_as_the_first() {
+    let won = rounds_won_game("rounds-won-deal", "start = 2\n");
+    // `C` sows into `a`, which makes 2: captured, and the board is empty; South holds 8 against
+    // 4 and wins the round. The next is the start again, North (who did not start this one)
+    // to move, South one round up.
+    let mut game = match_from(won, "0-0-1-1-0-0-6-4-S-S-0:0");
+    game.play(mv("C")).unwrap();
+    let end = game.round_end().expect("the move ended a round");
+    assert_eq!((end.ending, end.totals), (Ending::BoardEmpty, [8, 4]));
+    assert_eq!(game.position().to_string(), "2-2-2-2-2-2-0-0-N-N-1:0");
+    assert_eq!(game.position().round_wins(), [1, 0]);
+    assert!(!game.is_over());
+    // The start itself has no round won yet.
+    assert_eq!(Position::start(won).to_string(), "2-2-2-2-2-2-0-0-S-S-0:0");
+}
+
+#[test]
+fn the_first_to_win_the_rounds_to_win_wins_the_match() {
+    let won = rounds_won_game("rounds-won-end", "start = 2\n");
+    // South's second round win ends the match: the round's end is the match's.
+    let mut game = match_from(won, "0-0-1-1-0-0-6-4-S-N-1:0");
+    game.play(mv("C")).unwrap();
+    assert!(game.is_over());
+    assert_eq!(game.round_end(), None);
+    assert_eq!(game.ending(), Some(Ending::BoardEmpty));
+    assert_eq!(game.result(), Some(GameResult::SouthWins));
+    // North winning that round instead evens the match, which goes on.
+    let mut game = match_from(won, "0-0-1-1-0-0-2-8-S-N-1:0");
+    game.play(mv("C")).unwrap();
+    assert_eq!(game.position().to_string(), "2-2-2-2-2-2-0-0-S-S-1:1");
+    // A position string never shows a match already won: at most one win fewer each.
+    let error = Position::from_position_string(won, "2-2-2-2-2-2-0-0-S-S-2:0").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the rounds-won field is '2:0', expected South's and North's round wins as S:N, each \
+         from 0 to 1"
+    );
+    for bad in ["1-0", "1", "a:0", "1:0:0"] {
+        let text = format!("2-2-2-2-2-2-0-0-S-S-{bad}");
+        assert!(
+            Position::from_position_string(won, &text).is_err(),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_drawn_round_scores_nobody_and_the_other_player_starts_the_next() {
+    // Whatever the starter rule says, as MancalaGames has it.
+    for rule in ["alternate", "loser", "winner", "last-mover"] {
+        let won = rounds_won_game(
+            &format!("rounds-won-draw-{rule}"),
+            &format!("start = 2\nround-starter = \"{rule}\"\n"),
+        );
+        // 6 each: nobody scores; South started, North starts the next.
+        let mut game = match_from(won, "0-0-1-1-0-0-4-6-S-S-1:0");
+        game.play(mv("C")).unwrap();
+        assert_eq!(
+            game.round_end().map(|end| end.totals),
+            Some([6, 6]),
+            "{rule}"
+        );
+        assert_eq!(
+            game.position().to_string(),
+            "2-2-2-2-2-2-0-0-N-N-1:0",
+            "{rule}"
+        );
+    }
+    // A won round follows the rule: the loser (North) starts under "loser".
+    let loser = rounds_won_game("rounds-won-loser", "start = 2\nround-starter = \"loser\"\n");
+    let mut game = match_from(loser, "0-0-1-1-0-0-6-4-S-N-0:0");
+    game.play(mv("C")).unwrap();
+    assert_eq!(game.position().to_string(), "2-2-2-2-2-2-0-0-N-N-1:0");
+}
+
+#[test]
+fn a_start_that_differs_between_the_rows_is_turned_round_after_a_round_south_started() {
+    let won = rounds_won_game("rounds-won-turned", "start = [1, 2, 3, 2, 2, 2]\n");
+    // South started the round that ends: the next is dealt turned round (North's row first).
+    let mut game = match_from(won, "0-0-1-1-0-0-6-4-S-S-0:0");
+    game.play(mv("C")).unwrap();
+    assert_eq!(game.position().to_string(), "2-2-2-1-2-3-0-0-N-N-1:0");
+    // After a round North started, as the file says.
+    let mut game = match_from(won, "0-0-1-1-0-0-6-4-S-N-0:0");
+    game.play(mv("C")).unwrap();
+    assert_eq!(game.position().to_string(), "1-2-3-2-2-2-0-0-S-S-1:0");
+}
+
+#[test]
+fn a_match_dealt_at_random_deals_each_round_at_random_from_the_round_s_end() {
+    let won = rounds_won_game("rounds-won-random", "start = 2\nrandom-start = true\n");
+    let dealt = |ended: &str| {
+        let mut game = match_from(won, ended);
+        game.play(mv("C")).unwrap();
+        *game.position()
+    };
+    // The same end deals the same round; the deal keeps every counter, at least one a pit
+    // (the random deal's two where there are enough: here 12 counters in 6 pits).
+    let next = dealt("0-0-1-1-0-0-6-4-S-S-0:0");
+    assert_eq!(next, dealt("0-0-1-1-0-0-6-4-S-S-0:0"));
+    assert_eq!(next.to_string(), "2-2-2-2-2-2-0-0-N-N-1:0");
+    // With more counters than two a pit, the deal varies with the round's end.
+    let many = rounds_won_game("rounds-won-random-many", "start = 4\nrandom-start = true\n");
+    let deal = |ended: &str| {
+        let mut game = match_from(many, ended);
+        game.play(mv("C")).unwrap();
+        *game.position()
+    };
+    let first = deal("0-0-1-1-0-0-14-8-S-S-0:0");
+    let second = deal("0-0-1-1-0-0-14-8-S-N-0:0");
+    for next in [first, second] {
+        assert_eq!(
+            next.pits().iter().map(|&c| c as u32).sum::<u32>(),
+            24,
+            "{next}"
+        );
+        assert!(next.pits().iter().all(|&c| c >= 2), "{next}");
+        assert_eq!(next.round_wins(), [1, 0]);
+    }
+    assert_eq!(first, deal("0-0-1-1-0-0-14-8-S-S-0:0"));
+    assert_ne!(first.pits(), second.pits(), "{first} {second}");
+}
+
+#[test]
+fn a_history_rule_gives_the_match_to_the_player_with_more_rounds_won() {
+    let won = rounds_won_game("rounds-won-history", "start = 2\nno-progress-limit = 1\n");
+    // `A` sows into `B`: no capture, and the limit of one quiet move ends the match. The round
+    // is drawn (6 each, as the leftover gives them): North's round won decides.
+    let mut game = match_from(won, "1-0-0-0-1-0-5-5-S-S-0:1");
+    game.play(mv("A")).unwrap();
+    assert_eq!(game.ending(), Some(Ending::NoProgress));
+    assert_eq!(game.final_totals(), Some([6, 6]));
+    assert_eq!(game.result(), Some(GameResult::NorthWins));
+    // The round it ended counts as any other: South's 7 against 5 evens the match.
+    let mut game = match_from(won, "1-0-0-0-1-0-6-4-S-S-0:1");
+    game.play(mv("A")).unwrap();
+    assert_eq!(game.result(), Some(GameResult::Draw));
+}
+
+#[test]
+fn a_match_of_rounds_won_deals_every_round_as_the_first() {
+    // The fills of the other matches are refused with it.
+    for (extra, field) in [
+        ("round-blocks = true\n", "round-blocks"),
+        ("round-fill = \"from-right\"\n", "round-fill"),
+        ("round-pits-to-go-on = 2\n", "round-pits-to-go-on"),
+        ("territory-pits-to-win = 4\n", "territory-pits-to-win"),
+    ] {
+        let error = definition::parse(&format!(
+            "name = \"x\"\npits-per-row = 3\nstart = 2\ncapture-counts = [2]\n\
+             leftover = \"row-owner\"\nrounds = true\nrounds-to-win = 2\n{extra}"
+        ))
+        .unwrap_err();
+        assert_eq!(error.field, field, "{error}");
+    }
+    // Each round may be played for a goal won outright, the leftover giving nothing.
+    let deprive = rounds_won_game(
+        "rounds-won-deprive",
+        "start = 2\ngoal = \"deprive\"\ngame-ends = \"mover-row-empty\"\n",
+    );
+    // `C` sows `a`: captured, and North's row is empty: South deprives North, wins the round.
+    let mut game = match_from(deprive, "0-0-1-1-0-0-6-4-S-S-0:0");
+    game.play(mv("C")).unwrap();
+    assert_eq!(game.position().to_string(), "2-2-2-2-2-2-0-0-N-N-1:0");
+    // Without rounds the field is refused.
+    let error = definition::parse("name = \"x\"\npits-per-row = 3\nstart = 2\nrounds-to-win = 2\n")
+        .unwrap_err();
+    assert_eq!(error.field, "rounds-to-win", "{error}");
 }
 
 #[test]
@@ -1501,6 +1686,50 @@ fn a_single_counter_first_takes_the_pit_facing_it() {
     )
     .unwrap_err();
     assert_eq!(error.field, "single-counter-takes-facing", "{error}");
+}
+
+#[test]
+fn every_single_counter_of_the_row_takes_the_pit_facing_it_before_the_move() {
+    let singles = game(
+        "singles-take-facing",
+        "capture-counts = [2]\nsingles-take-facing = true\n",
+    );
+    // `A` and `C` hold one counter each: before `B` is sown, `A` takes `c` (4) and `C` takes
+    // `a` (2). `B` then sows `C a b`; its last counter makes 1 in `b`: no capture.
+    let before = position(singles, "1-3-1-2-0-4-0-0-S");
+    let mut after = before;
+    after.play(mv("B")).unwrap();
+    assert_eq!(after.to_string(), "1-0-2-1-1-0-6-0-N");
+    // The telling shows the takes (as captures), and replays to the same board.
+    let trace = before.trace_move(mv("B")).unwrap();
+    assert_eq!(trace.replay(&before).pits(), after.pits(), "{trace}");
+    // (The stores too: the takes and the sowing's captures add up; the side is not replayed.)
+    let replayed = trace.replay(&before).to_string();
+    assert_eq!(
+        replayed[..replayed.len() - 1],
+        after.to_string()[..replayed.len() - 1]
+    );
+    // The moved pit takes too when it holds one counter; an empty facing pit gives nothing.
+    assert_eq!(
+        play(singles, "0-1-0-0-3-0-0-0-S", "B").0,
+        "0-0-1-0-0-0-3-0-N"
+    );
+    assert_eq!(
+        play(singles, "0-1-0-5-0-0-0-0-S", "B").0,
+        "0-0-1-5-0-0-0-0-N"
+    );
+    // North's singles take South's pits: `a` takes `C`, facing it.
+    assert_eq!(
+        play(singles, "0-0-3-1-2-0-0-0-N", "b").0,
+        "1-0-0-1-0-1-0-3-S"
+    );
+    // Not with relay laps.
+    let error = definition::parse(
+        "name = \"x\"\npits-per-row = 3\nstart = 2\nlaps = \"relay\"\ncapture-counts = [4]\n\
+         singles-take-facing = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "laps", "{error}");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -58,6 +58,11 @@ pub fn position_string(variant: Variant) -> impl Strategy<Value = String> {
                 // Who started the round.
                 fields.push(["S", "N", "N"][first].to_string());
             }
+            let wins_to_win = variant.rules().wins_to_win() as usize;
+            if wins_to_win > 0 {
+                // The rounds each has won, each short of the match.
+                fields.push(format!("{}:{}", four % wins_to_win, first % wins_to_win));
+            }
             if variant.rules().territory() {
                 // Who owns each pit: the rows, some pits changed hands.
                 let n = variant.rules().pits_per_row;
@@ -933,6 +938,36 @@ pub fn game_definition() -> impl Strategy<Value = String> {
                     keeps.push("origin-keeps-one = true".into());
                     if loads(&keeps) {
                         lines = keeps;
+                    }
+                }
+                // Single counters taking across before a move (one file in four, where the file
+                // still loads: one lap, no captures in passing, children or territory).
+                if opening >> 24 & 3 == 0 {
+                    let mut singles = lines.clone();
+                    singles.push("singles-take-facing = true".into());
+                    if loads(&singles) {
+                        lines = singles;
+                    }
+                }
+                // A match of rounds won (one file in four): every round dealt as the first, in
+                // place of the fills of a match of rounds (kept where the file still loads).
+                if opening >> 26 & 3 == 0 {
+                    let mut won = without_fields(
+                        &lines,
+                        &[
+                            "rounds",
+                            "round-fill",
+                            "round-blocks",
+                            "round-pits-to-go-on",
+                            "round-only-loser-refills",
+                            "territory-pits-to-win",
+                            "territory-partial-pit-to-loser",
+                        ],
+                    );
+                    won.push("rounds = true".into());
+                    won.push(format!("rounds-to-win = {}", 1 + (opening >> 28) % 3));
+                    if loads(&won) {
+                        lines = won;
                     }
                 }
                 let body = lines.join("\n") + "\n";

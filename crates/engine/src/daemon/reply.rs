@@ -65,6 +65,8 @@ fn board_shape(variant: Variant) -> String {
         rules.total(),
         if rules.sow_own_store {
             ", sown into stores"
+        } else if rules.stores {
+            ", with stores"
         } else {
             ""
         },
@@ -74,6 +76,8 @@ fn board_shape(variant: Variant) -> String {
                 ", a match for territory, {} pits to win",
                 rounds.territory_pits_to_win
             ),
+            Some(rounds) if rounds.wins_to_win > 0 =>
+                format!(", a match of rounds won, {} to win", rounds.wins_to_win),
             Some(_) => ", a match of rounds".to_string(),
             None => String::new(),
         },
@@ -301,9 +305,15 @@ pub fn diagram(game: &Game) -> Vec<Reply> {
     }
     if pos.rules().rounds.is_some() {
         lines.push(format!(
-            "Match of rounds: {} ended since the position was set; this round started by {}{}",
+            "Match of rounds: {} ended since the position was set; this round started by {}{}{}",
             game.rounds_ended(),
             pos.round_starter(),
+            if pos.rules().wins_to_win() > 0 {
+                let [south, north] = pos.round_wins();
+                format!("; rounds won: South {south}, North {north}")
+            } else {
+                String::new()
+            },
             if pos.rules().blocks_pits() {
                 " (x: a pit blocked for the round)"
             } else {
@@ -345,9 +355,8 @@ pub fn diagram(game: &Game) -> Vec<Reply> {
         game.moves().len(),
         game.quiet_run()
     ));
-    lines.push(match (game.ending(), game.final_totals()) {
-        (Some(ending), Some([s, n])) => {
-            let winner = GameResult::from_totals([s, n]);
+    lines.push(match (game.ending(), game.final_totals(), game.result()) {
+        (Some(ending), Some([s, n]), Some(winner)) => {
             format!("Game over: {ending} ({winner} {s}-{n})")
         }
         _ => format!("Game over: no; legal moves: {}", game.legal_moves()),
@@ -365,7 +374,10 @@ pub fn rounds_ended(game: &Game, from: usize) -> Vec<Reply> {
                 1 => "1 pit".to_string(),
                 n => format!("{n} pits"),
             };
-            let how = if next.rules().territory() {
+            let how = if next.rules().wins_to_win() > 0 {
+                let [south_wins, north_wins] = next.round_wins();
+                format!("rounds won: South {south_wins}, North {north_wins}")
+            } else if next.rules().territory() {
                 let north_owns = next.north_owned_pits().count_ones();
                 let south_owns = next.rules().pit_count() as u32 - north_owns;
                 format!("South owns {}, North {}", count(south_owns), north_owns)

@@ -58,7 +58,7 @@ impl Value {
 
 /// Every field: its name, the values it takes, and the rule it sets (for the message about an
 /// unknown field, and for RULES.md's table, which [`fields_table`] makes).
-pub const FIELDS: [(&str, &str, &str); 78] = [
+pub const FIELDS: [(&str, &str, &str); 80] = [
     (
         "name",
         "lower-case letters, digits and `-`",
@@ -610,6 +610,28 @@ pub const FIELDS: [(&str, &str, &str); 78] = [
          on; a pit of a single counter sows it into the next pit (laps `single`, no captures \
          in passing, no counter of each lap to the store, no skipped origin, direction \
          `fixed` or the player's, no move filter that looks at the last pit)",
+    ),
+    (
+        "rounds-to-win",
+        "a number of rounds, 0 for none",
+        "with `rounds`: a match of rounds won. Every round is dealt as the first (the game's \
+         start); its winner (the player holding more counters at its end, or the one the goal \
+         makes the winner) scores a round, and the first to score this many wins the match. A \
+         start that differs between the rows is turned round (the rows swapped) after a round \
+         South started; a game dealt at random (`random-start`) deals each round at random, \
+         from a seed its round's end gives. After a drawn round the player who did not start \
+         it starts the next. \
+         A history rule's end ends the match, won by the player with more rounds (the round it \
+         ended counted as any other). Position strings \
+         add, after the round's starter, the rounds each player has won (`South:North`, as \
+         `2:1`). `round-fill`, `round-blocks`, `round-pits-to-go-on` and territory do not apply",
+    ),
+    (
+        "singles-take-facing",
+        "`true`, `false`",
+        "before a move is sown, every pit of the mover's row that holds a single counter (the \
+         moved pit too) takes the pit facing it into the mover's store (laps `single`, not with \
+         children, territory or either row's moves)",
     ),
 ];
 
@@ -1177,6 +1199,13 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     }
     let partial_pit_to_loser = f.bool("territory-partial-pit-to-loser", false)?;
     let only_loser_refills = f.bool("round-only-loser-refills", false)?;
+    let wins_to_win = f.number("rounds-to-win", Some(0))?;
+    if wins_to_win > u8::MAX as u64 {
+        return Err(error(
+            "rounds-to-win",
+            format!("{wins_to_win} is more than {}", u8::MAX),
+        ));
+    }
     let child_count = f.number("child-count", Some(0))?;
     let child_made_by = f.choice("child-made-by", &CHILD_MAKINGS, ChildMaking::Count)?;
     let child_side = f.choice("child-side", &SIDES, CaptureSide::Any)?;
@@ -1191,6 +1220,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
     let child_barred_places = places_field(&mut f, "child-barred-places", n)?;
     let child_apart = f.choice("child-apart", &CHILD_APARTS, ChildApart::Anywhere)?;
     let origin_keeps_one = f.bool("origin-keeps-one", false)?;
+    let singles_take_facing = f.bool("singles-take-facing", false)?;
     if closes_pits_at == 1 || closes_pits_at > MAX_COUNTERS as u64 {
         return Err(error(
             "closes-pits-at",
@@ -1272,6 +1302,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         territory_pits_to_win: territory_pits_to_win as u8,
         partial_pit_to_loser,
         only_loser_refills,
+        wins_to_win: wins_to_win as u8,
     };
     if !in_rounds {
         let unused = [
@@ -1281,6 +1312,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
             ("round-pits-to-go-on", pits_to_go_on != 1),
             ("territory-pits-to-win", territory_pits_to_win != 0),
             ("round-only-loser-refills", only_loser_refills),
+            ("rounds-to-win", wins_to_win != 0),
         ];
         if let Some((field, _)) = unused.iter().find(|(_, set)| *set) {
             return Err(error(field, "needs rounds = true"));
@@ -1357,6 +1389,7 @@ pub fn parse(text: &str) -> Result<Rules, DefinitionError> {
         closing_spares_right_pits,
         capture_every_count,
         origin_keeps_one,
+        singles_take_facing,
         chain_most: chain_most as u8,
         sweep_to_round_starter,
     };
@@ -1815,7 +1848,33 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             ));
         }
     }
-    if rules.rounds.is_some() {
+    if let Some(rounds) = rules.rounds.filter(|r| r.wins_to_win > 0) {
+        // Every round is dealt as the first: nothing is filled from what a round left.
+        let other_matches = [
+            ("territory-pits-to-win", rounds.territory_pits_to_win != 0),
+            ("round-fill", rounds.fill != RoundFill::FromLeft),
+            ("round-blocks", rounds.blocks),
+            ("round-pits-to-go-on", rounds.pits_to_go_on != 1),
+            ("round-only-loser-refills", rounds.only_loser_refills),
+            ("any-total", rules.any_total),
+            // (The position keeps the rounds won where the four holders would be.)
+            ("game-ends", rules.own_end == OwnEnd::LastFour),
+            ("leftover", rules.leftover == Leftover::LastFourReceiver),
+        ];
+        if let Some(field) = first_in_use(&other_matches) {
+            return Err(error(
+                field,
+                "is not a rule of a match of rounds won (rounds-to-win), whose every round is \
+                 dealt as the game's start",
+            ));
+        }
+        if !matches!(rules.laps, Laps::Single { .. } | Laps::Relay { .. }) {
+            return Err(error(
+                "rounds",
+                "is implemented for laps = \"single\" or \"relay\" only",
+            ));
+        }
+    } else if rules.rounds.is_some() {
         if !matches!(rules.start, Start::Uniform(_)) || rules.any_total {
             return Err(error(
                 "rounds",
@@ -1901,6 +1960,28 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
             "is implemented for laps = \"single\" without captures in passing, a counter to \
              the store per lap or pits blocked in rounds",
         ));
+    }
+    if rules.singles_take_facing {
+        let clash = [
+            ("laps", !matches!(rules.laps, Laps::Single { .. })),
+            (
+                "passing-captures",
+                rules.passing_captures != PassingCaptures::Off,
+            ),
+            ("store-one-per-lap", rules.store_one_per_lap),
+            ("first-move", rules.first_move != FirstMove::Sown),
+            ("child-count", rules.children.is_some()),
+            ("territory-pits-to-win", rules.territory()),
+            ("moves", rules.move_choice == MoveChoice::EitherRow),
+        ];
+        if let Some(field) = first_in_use(&clash) {
+            return Err(error(
+                field,
+                "is not implemented with singles-take-facing (implemented for laps = \"single\", \
+                 without captures in passing, a counter to the store per lap, another first \
+                 move, children, territory or moves of either row)",
+            ));
+        }
     }
     if rules.empty_either_row && !rules.capture_empty_opposite {
         return Err(error(
@@ -2060,7 +2141,8 @@ pub fn check(rules: &Rules) -> Result<(), DefinitionError> {
     }
     if rules.eliminates() {
         let clash = [
-            ("rounds", rules.rounds.is_some()),
+            // (A match of rounds won plays each round for the goal.)
+            ("rounds", rules.rounds.is_some() && rules.wins_to_win() == 0),
             ("majority-ends", rules.majority_ends),
             ("ends-below", rules.ends_below > 0),
             ("must-feed", rules.must_feed),
@@ -2234,8 +2316,9 @@ pub fn write(rules: &Rules) -> String {
         territory_pits_to_win: 0,
         partial_pit_to_loser: false,
         only_loser_refills: false,
+        wins_to_win: 0,
     });
-    let values: [String; 78] = [
+    let values: [String; 80] = [
         word(rules.name),
         word(rules.title),
         rules.pits_per_row.to_string(),
@@ -2339,6 +2422,8 @@ pub fn write(rules: &Rules) -> String {
             rules.children.map_or(ChildApart::Anywhere, |c| c.apart),
         )),
         rules.origin_keeps_one.to_string(),
+        rounds.wins_to_win.to_string(),
+        rules.singles_take_facing.to_string(),
     ];
     FIELDS
         .iter()
