@@ -735,6 +735,24 @@ fn a_start_that_differs_between_the_rows_is_turned_round_after_a_round_south_sta
 }
 
 #[test]
+fn a_round_of_a_match_of_rounds_won_ends_at_a_majority_where_the_game_says_so() {
+    // Half of 12 decides, not the pits to go on of the other matches: South's 7 ends the round
+    // (the counters left on the board are nobody's at a majority).
+    let majority = rounds_won_game("rounds-won-majority", "start = 2\nmajority-ends = true\n");
+    let mut game = match_from(majority, "0-1-1-1-0-1-5-3-S-S-0:0");
+    game.play(mv("C")).unwrap();
+    let end = game.round_end().expect("the majority ended the round");
+    assert_eq!((end.ending, end.totals), (Ending::Majority, [7, 3]));
+    assert_eq!(game.position().to_string(), "2-2-2-2-2-2-0-0-N-N-1:0");
+    // Without the rule the round goes on.
+    let plain = rounds_won_game("rounds-won-no-majority", "start = 2\n");
+    let mut game = match_from(plain, "0-1-1-1-0-1-5-3-S-S-0:0");
+    game.play(mv("C")).unwrap();
+    assert_eq!(game.round_end(), None);
+    assert_eq!(game.position().to_string(), "0-1-0-0-0-1-7-3-N-S-0:0");
+}
+
+#[test]
 fn a_match_dealt_at_random_deals_each_round_at_random_from_the_round_s_end() {
     let won = rounds_won_game("rounds-won-random", "start = 2\nrandom-start = true\n");
     let dealt = |ended: &str| {
@@ -793,6 +811,8 @@ fn a_match_of_rounds_won_deals_every_round_as_the_first() {
         ("round-fill = \"from-right\"\n", "round-fill"),
         ("round-pits-to-go-on = 2\n", "round-pits-to-go-on"),
         ("territory-pits-to-win = 4\n", "territory-pits-to-win"),
+        // (The rounds won are kept where the four holders would be.)
+        ("leftover = \"last-four-receiver\"\n", "leftover"),
     ] {
         let error = definition::parse(&format!(
             "name = \"x\"\npits-per-row = 3\nstart = 2\ncapture-counts = [2]\n\
